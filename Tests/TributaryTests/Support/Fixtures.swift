@@ -1,0 +1,81 @@
+import CombineSchedulers
+import Foundation
+import Tributary
+
+typealias IntUpstream = Upstream<Int, TestError>
+
+func upstreams(_ count: Int, subscribesLater: Bool = false) -> [IntUpstream] {
+    (0..<count).map { _ in IntUpstream(subscribesLater: subscribesLater) }
+}
+
+/// combineLatest over two to four upstreams, each combination as an array.
+func combineLatest(_ upstreams: [IntUpstream]) -> AnyPublisher<[Int], TestError> {
+    let u = upstreams
+    switch u.count {
+    case 2: return u[0].combineLatest(u[1]) { [$0, $1] }.eraseToAnyPublisher()
+    case 3: return u[0].combineLatest(u[1], u[2]) { [$0, $1, $2] }.eraseToAnyPublisher()
+    case 4: return u[0].combineLatest(u[1], u[2], u[3]) { [$0, $1, $2, $3] }.eraseToAnyPublisher()
+    default: preconditionFailure("combineLatest takes two to four publishers")
+    }
+}
+
+/// merge over two to eight upstreams through Publisher's overloads, or MergeMany beyond.
+func merge(_ upstreams: [IntUpstream]) -> AnyPublisher<Int, TestError> {
+    let u = upstreams
+    switch u.count {
+    case 2: return u[0].merge(with: u[1]).eraseToAnyPublisher()
+    case 3: return u[0].merge(with: u[1], u[2]).eraseToAnyPublisher()
+    case 4: return u[0].merge(with: u[1], u[2], u[3]).eraseToAnyPublisher()
+    case 5: return u[0].merge(with: u[1], u[2], u[3], u[4]).eraseToAnyPublisher()
+    case 6: return u[0].merge(with: u[1], u[2], u[3], u[4], u[5]).eraseToAnyPublisher()
+    case 7: return u[0].merge(with: u[1], u[2], u[3], u[4], u[5], u[6]).eraseToAnyPublisher()
+    case 8: return u[0].merge(with: u[1], u[2], u[3], u[4], u[5], u[6], u[7]).eraseToAnyPublisher()
+    default: return Publishers.MergeMany(u).eraseToAnyPublisher()
+    }
+}
+
+/// A value stamped with the virtual time, in milliseconds, at which it arrived.
+struct Stamped<Value: Equatable>: Equatable, CustomStringConvertible {
+    let millisecond: Int
+    let value: Value
+
+    init(_ millisecond: Int, _ value: Value) {
+        self.millisecond = millisecond
+        self.value = value
+    }
+
+    var description: String { "\(value)@\(millisecond)ms" }
+}
+
+extension TestSchedulerOf<DispatchQueue> {
+    /// Milliseconds of virtual time since `start`.
+    func milliseconds(since start: SchedulerTimeType) -> Int {
+        Int((now.dispatchTime.uptimeNanoseconds - start.dispatchTime.uptimeNanoseconds) / 1_000_000)
+    }
+
+    /// A cold publisher that emits each value at its offset from subscription, then finishes
+    /// after the last.
+    func timeline<Value>(_ events: [(Int, Value)]) -> AnyPublisher<Value, Never> {
+        Publishers.MergeMany(
+            events.map { millisecond, value in
+                Just(value).delay(for: .milliseconds(millisecond), scheduler: self)
+            }
+        )
+        .eraseToAnyPublisher()
+    }
+}
+
+/// A box that threads and closures can share.
+final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only reached under `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.withLock { body(&value) }
+    }
+
+    var current: Value { lock.withLock { value } }
+}
