@@ -1,0 +1,107 @@
+import CombineSchedulers
+import Foundation
+import Testing
+import Tributary
+
+@Suite struct CollectByTimeTests {
+    typealias Rec = Recorder<[Int], [Int], TestError>
+
+    private let scheduler = DispatchQueue.test
+
+    private func collect(
+        _ upstream: IntUpstream,
+        count: Int? = nil,
+        demand: Subscribers.Demand = .unlimited
+    ) -> Rec {
+        let recorder = Rec(demand: demand)
+        let strategy: Publishers.TimeGroupingStrategy<TestSchedulerOf<DispatchQueue>> =
+            count.map { .byTimeOrCount(scheduler, .seconds(1), $0) } ?? .byTime(scheduler, .seconds(1))
+        upstream.collect(strategy).subscribe(recorder)
+        return recorder
+    }
+
+    @Test func publishesWhatArrivedInEachInterval() {
+        let upstream = IntUpstream()
+        let recorder = collect(upstream)
+        #expect(upstream.history == [.requested(.unlimited)])
+        upstream.send(1)
+        upstream.send(2)
+        scheduler.advance(by: .milliseconds(999))
+        #expect(recorder.events == [.subscription])
+        scheduler.advance(by: .milliseconds(1))
+        #expect(recorder.values == [[1, 2]])
+        scheduler.advance(by: .seconds(1))  // an empty interval publishes nothing
+        upstream.send(3)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.values == [[1, 2], [3]])
+    }
+
+    @Test func publishesAFullGroupAtOnceWithByTimeOrCount() {
+        let upstream = IntUpstream()
+        let recorder = collect(upstream, count: 2)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(3)
+        #expect(recorder.values == [[1, 2]])
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.values == [[1, 2], [3]])
+    }
+
+    @Test func publishesTheRestWhenTheUpstreamFinishes() {
+        let upstream = IntUpstream()
+        let recorder = collect(upstream)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value([1]), .finished])
+        scheduler.advance(by: .seconds(5))
+        #expect(recorder.events.count == 3)
+    }
+
+    @Test func discardsTheRestWhenTheUpstreamFails() {
+        let upstream = IntUpstream()
+        let recorder = collect(upstream)
+        upstream.send(1)
+        upstream.send(completion: .failure(.boom))
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.events == [.subscription, .failure(.boom)])
+    }
+
+    @Test func keepsGroupsUntilTheDownstreamAsksForThem() {
+        let upstream = IntUpstream()
+        let recorder = collect(upstream, count: 1, demand: .max(1))
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(3)
+        #expect(recorder.values == [[1]])
+        recorder.request(.max(1))
+        #expect(recorder.values == [[1], [2]])
+        upstream.send(completion: .finished)
+        #expect(recorder.events.last == .value([2]))
+        recorder.request(.unlimited)
+        #expect(recorder.events.suffix(2) == [.value([3]), .finished])
+    }
+
+    @Test func cancellationStopsTheUpstreamAndTheTimer() {
+        let upstream = IntUpstream()
+        let recorder = collect(upstream)
+        upstream.send(1)
+        recorder.cancel()
+        scheduler.advance(by: .seconds(3))
+        #expect(recorder.events == [.subscription])
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+    }
+
+    @Test func groupsATimelineInVirtualTime() {
+        let start = scheduler.now
+        let stamps = Locked<[Stamped<[Int]>]>([])
+        let cancellable = scheduler.timeline([(200, 1), (700, 2), (1200, 3), (3500, 4)])
+            .collect(.byTime(scheduler, .seconds(1)))
+            .sink { [scheduler] group in
+                let stamp = Stamped(scheduler.milliseconds(since: start), group)
+                stamps.withLock { $0.append(stamp) }
+            }
+        scheduler.advance(by: .seconds(5))
+        #expect(stamps.current == [Stamped(1000, [1, 2]), Stamped(2000, [3]), Stamped(3500, [4])])
+        cancellable.cancel()
+    }
+}
