@@ -1,52 +1,77 @@
 #if !canImport(Combine)
-    import OpenCombine
+    public import DequeModule
+    public import OpenCombine
 
-    /// The subscription that merge and combineLatest hand their downstream: it joins
-    /// several upstreams through ``FanInStateMachine`` and delivers serially.
+    /// The subscription that merge, combineLatest and collect by time hand their downstream:
+    /// it joins several upstreams through a ``FanInStateMachine`` and delivers serially.
+    @usableFromInline
     final class FanIn<Downstream: Subscriber>: Subscription, CustomStringConvertible {
-        typealias Machine = FanInStateMachine<Downstream.Input, Downstream.Failure>
+        @usableFromInline
+        typealias Output = Downstream.Input
+        @usableFromInline
+        typealias Failure = Downstream.Failure
 
+        @usableFromInline
         let description: String
-        private let lock = Lock()
-        private var machine: Machine
-        private let downstream: Downstream
+        @usableFromInline
+        let lock = Lock()
+        @usableFromInline
+        var machine: FanInStateMachine
+        @usableFromInline
+        let downstream: Downstream
+        /// Values waiting for demand or for the deliverer, oldest first.
+        @usableFromInline
+        var buffer = Deque<Output>()
+        /// How the downstream ends, once it is owed nothing else.
+        @usableFromInline
+        var completion: Subscribers.Completion<Failure>?
         /// combineLatest's snapshot of every upstream's latest value; nil until each has
         /// produced one. It holds the sides, which hold this object, so termination clears it.
-        private var combine: (() -> Downstream.Input?)?
+        @usableFromInline
+        var combine: (() -> Output?)?
 
+        @inlinable
         init(
             downstream: Downstream,
             upstreamCount: Int,
-            buffering: Machine.Buffering,
+            buffering: FanInStateMachine.Buffering,
             description: String
         ) {
             self.downstream = downstream
             self.description = description
-            machine = Machine(upstreamCount: upstreamCount, buffering: buffering)
+            machine = FanInStateMachine(upstreamCount: upstreamCount, buffering: buffering)
         }
 
         /// A subscriber for upstream `index` whose values are published as they are.
-        func side(_ index: Int) -> FanInSide<Downstream.Input, Downstream> {
-            FanInSide(parent: self, index: index) { _, value in value }
+        @inlinable
+        func side(_ index: Int) -> FanInSide<Output, Downstream> {
+            FanInSide(parent: self, index: index) { side, value in
+                side.parent.upstream(side.index, produced: value)
+            }
         }
 
         /// A subscriber for upstream `index` that records the latest value and publishes the
-        /// combination once ``setCombination(_:)`` can build one.
+        /// combination once the closure given to ``setCombination(_:)`` can build one.
+        @inlinable
         func latestSide<Input>(_ index: Int, _: Input.Type) -> FanInSide<Input, Downstream> {
             FanInSide(parent: self, index: index) { side, value in
-                side.latest = value
-                return side.parent.combine?()
+                side.parent.upstream(side.index) {
+                    side.latest = value
+                    return side.parent.combine?()
+                }
             }
         }
 
         /// Sets how combineLatest builds its output from the sides' latest values. Call it
         /// before subscribing to the upstreams.
-        func setCombination(_ combine: @escaping () -> Downstream.Input?) {
+        @inlinable
+        func setCombination(_ combine: @escaping () -> Output?) {
             self.combine = combine
         }
 
         // MARK: Upstream events
 
+        @inlinable
         func upstream(_ index: Int, subscribed subscription: any Subscription) {
             lock.lock()
             let action = machine.upstreamSubscribed(subscription, at: index)
@@ -64,28 +89,67 @@
             }
         }
 
-        func upstream(_ index: Int, produced produce: () -> Downstream.Input?) -> Subscribers.Demand {
+        /// A value from upstream `index`, published as it is.
+        @inlinable
+        func upstream(_ index: Int, produced output: Output) -> Subscribers.Demand {
             lock.lock()
-            let action = machine.upstreamProduced(at: index, produce)
-            lock.unlock()
-            guard case .deliver(let output) = action else { return .none }
-            return deliver(startingWith: output, onBehalfOf: index)
+            guard machine.acceptsValue(from: index) else {
+                lock.unlock()
+                return .none
+            }
+            return accept(output, from: index)
         }
 
-        func upstream(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
+        /// A value from upstream `index`; `produce` turns it into the downstream's value (nil
+        /// when there is nothing to publish yet) and runs under the lock, only if it counts.
+        @inlinable
+        func upstream(_ index: Int, produce: () -> Output?) -> Subscribers.Demand {
             lock.lock()
-            let (cancel, claimed) = machine.upstreamCompleted(at: index, completion)
+            guard machine.acceptsValue(from: index), let output = produce() else {
+                lock.unlock()
+                return .none
+            }
+            return accept(output, from: index)
+        }
+
+        /// Delivers or buffers a value that counts; called with the lock held, which it
+        /// releases.
+        @inlinable
+        func accept(_ output: Output, from index: Int) -> Subscribers.Demand {
+            switch machine.valueArrived() {
+            case .deliver:
+                lock.unlock()
+                return deliver(startingWith: output, onBehalfOf: index)
+            case .enqueue:
+                buffer.append(output)
+            case .replaceNewest:
+                buffer[buffer.index(before: buffer.endIndex)] = output
+            }
+            lock.unlock()
+            return .none
+        }
+
+        @inlinable
+        func upstream(_ index: Int, completed event: Subscribers.Completion<Failure>) {
+            let isFailure: Bool
+            if case .failure = event { isFailure = true } else { isFailure = false }
+            lock.lock()
+            let (cancel, record, claimed) = machine.upstreamCompleted(at: index, failed: isFailure)
+            if record {
+                completion = event
+            }
             lock.unlock()
             for subscription in cancel {
                 subscription.cancel()
             }
             if claimed {
-                _ = deliver(startingWith: nil, onBehalfOf: nil)
+                deliverWaiting()
             }
         }
 
         // MARK: Subscription
 
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             lock.lock()
             let (upstreams, claimed) = machine.requested(demand)
@@ -96,15 +160,19 @@
                 upstream.request(demand)
             }
             if claimed {
-                _ = deliver(startingWith: nil, onBehalfOf: nil)
+                deliverWaiting()
             }
         }
 
+        @inlinable
         func cancel() {
             lock.lock()
             let upstreams = machine.cancelled()
+            let released = (buffer, combine)
+            buffer = []
             combine = nil
             lock.unlock()
+            withExtendedLifetime(released) {}
             for upstream in upstreams {
                 upstream.cancel()
             }
@@ -112,85 +180,133 @@
 
         // MARK: Delivery
 
-        private func handOver() {
+        @inlinable
+        func handOver() {
             downstream.receive(subscription: self)
-            _ = deliver(startingWith: nil, onBehalfOf: nil)
+            deliverWaiting()
+        }
+
+        /// Runs the delivery loop for a caller that became the deliverer with nothing in hand.
+        @inlinable
+        func deliverWaiting() {
+            lock.lock()
+            let action = machine.nextDelivery()
+            guard action != .idle else {
+                lock.unlock()
+                return
+            }
+            if let output = takeNext(action) {
+                _ = deliver(startingWith: output, onBehalfOf: nil)
+            }
         }
 
         /// Runs the delivery loop of the caller, which holds the deliverer's role. Demand that
         /// the downstream returns goes to every running upstream; the share of the upstream
         /// whose value is being delivered is returned to it instead.
-        private func deliver(
-            startingWith first: Downstream.Input?,
-            onBehalfOf index: Int?
-        ) -> Subscribers.Demand {
+        ///
+        /// The common step (deliver, find nothing waiting) touches no generic type but the
+        /// value's own, so it costs no metadata lookups when running unspecialised.
+        @inlinable
+        func deliver(startingWith first: Output, onBehalfOf index: Int?) -> Subscribers.Demand {
             var returned = Subscribers.Demand.none
-            var next: Machine.DeliveryAction
-            if let first {
-                next = .deliver(first)
-            } else {
-                lock.lock()
-                next = machine.nextDelivery()
-                lock.unlock()
-            }
+            var output = first
             while true {
-                switch next {
-                case .deliver(let output):
-                    let more = downstream.receive(output)
-                    lock.lock()
-                    next = machine.delivered(adding: more)
-                    let others = more > .none ? machine.activeSubscriptions(except: index) : []
+                let more = downstream.receive(output)
+                if more > .none {
+                    returned += forward(more, except: index)
+                }
+                lock.lock()
+                let action = machine.delivered(adding: more)
+                if action == .idle {
                     lock.unlock()
-                    if more > .none {
-                        if index != nil {
-                            returned += more
-                        }
-                        for upstream in others {
-                            upstream.request(more)
-                        }
-                    }
-                case .complete(let completion):
-                    lock.withLock { combine = nil }
-                    downstream.receive(completion: completion)
-                    return returned
-                case .idle:
                     return returned
                 }
+                guard advance(action, to: &output) else { return returned }
             }
+        }
+
+        /// ``takeNext(_:)`` for the delivery loop, which keeps optionals of the value's type
+        /// off its common step.
+        @usableFromInline
+        func advance(_ action: FanInStateMachine.DeliveryAction, to output: inout Output) -> Bool {
+            guard let next = takeNext(action) else { return false }
+            output = next
+            return true
+        }
+
+        /// Passes demand the downstream returned on to the upstreams; returns the share of
+        /// the upstream at `index`, which gets it as its return value.
+        @usableFromInline
+        func forward(_ more: Subscribers.Demand, except index: Int?) -> Subscribers.Demand {
+            let others = lock.withLock { machine.activeSubscriptions(except: index) }
+            for upstream in others {
+                upstream.request(more)
+            }
+            return index == nil ? .none : more
+        }
+
+        /// Carries out a delivery action other than `.idle`; called with the lock held, which
+        /// it releases. Returns the value to deliver next; a completion it delivers itself.
+        @usableFromInline
+        func takeNext(_ action: FanInStateMachine.DeliveryAction) -> Output? {
+            guard action == .complete else {
+                let output = buffer.removeFirst()
+                lock.unlock()
+                return output
+            }
+            let ending = completion ?? .finished
+            let released = (buffer, combine)
+            buffer = []
+            combine = nil
+            lock.unlock()
+            withExtendedLifetime(released) {}
+            downstream.receive(completion: ending)
+            return nil
         }
     }
 
     /// The subscriber a ``FanIn`` attaches to one of its upstreams.
+    @usableFromInline
     final class FanInSide<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+        @usableFromInline
         typealias Failure = Downstream.Failure
 
+        @usableFromInline
         let parent: FanIn<Downstream>
+        @usableFromInline
         let index: Int
         /// The latest value received, for combineLatest. Guarded by the parent's lock.
+        @usableFromInline
         var latest: Input?
-        /// Turns a value into the downstream's; runs under the parent's lock.
-        private let output: (FanInSide, Input) -> Downstream.Input?
+        /// Hands a value to the parent.
+        @usableFromInline
+        let receiveValue: (FanInSide, Input) -> Subscribers.Demand
 
+        @inlinable
         init(
             parent: FanIn<Downstream>,
             index: Int,
-            output: @escaping (FanInSide, Input) -> Downstream.Input?
+            receiveValue: @escaping (FanInSide, Input) -> Subscribers.Demand
         ) {
             self.parent = parent
             self.index = index
-            self.output = output
+            self.receiveValue = receiveValue
         }
 
+        @inlinable
         var description: String { parent.description }
 
+        @inlinable
         func receive(subscription: any Subscription) {
             parent.upstream(index, subscribed: subscription)
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            parent.upstream(index) { output(self, input) }
+            receiveValue(self, input)
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             parent.upstream(index, completed: completion)
         }

@@ -1,15 +1,21 @@
 #if !canImport(Combine)
-    import DequeModule
-    import OpenCombine
+    public import OpenCombine
 
     /// The bookkeeping of an operator that joins several upstream publishers into one
-    /// downstream subscriber (merge, combineLatest).
+    /// downstream subscriber (merge, combineLatest, collect by time).
     ///
-    /// It only decides; the owner performs what it returns (delivering downstream,
-    /// requesting from or cancelling upstreams) after releasing its lock. One caller at a
-    /// time is the *deliverer*: values and completions that arrive while somebody delivers
-    /// wait in a queue, so nothing is lost, reordered or delivered re-entrantly.
-    struct FanInStateMachine<Output, Failure: Error> {
+    /// It only decides; its owner keeps the values and performs what it returns (delivering
+    /// downstream, requesting from or cancelling upstreams) after releasing its lock. One
+    /// caller at a time is the *deliverer*: values and completions that arrive while somebody
+    /// delivers wait in the owner's buffer, so nothing is lost, reordered or delivered
+    /// re-entrantly.
+    ///
+    /// It is not generic on purpose: operators run as unspecialised generic code behind
+    /// protocol witnesses, where every generic type they touch costs a metadata lookup, so
+    /// the per-value path keeps to plain types.
+    @usableFromInline
+    struct FanInStateMachine {
+        @usableFromInline
         enum Buffering {
             /// Every value waits until it can be delivered (merge).
             case everyValue
@@ -17,6 +23,7 @@
             case latestOnly
         }
 
+        @usableFromInline
         enum SubscriptionAction {
             case none
             case cancel
@@ -24,193 +31,226 @@
             case cancelAndHandOver
         }
 
+        @usableFromInline
         enum ValueAction {
-            case drop
-            case buffered
-            case deliver(Output)
+            /// The caller becomes the deliverer and delivers the value now.
+            case deliver
+            /// The value joins the end of the buffer.
+            case enqueue
+            /// The value replaces the newest buffered one.
+            case replaceNewest
         }
 
+        @usableFromInline
         enum DeliveryAction {
-            case deliver(Output)
-            case complete(Subscribers.Completion<Failure>)
+            /// Deliver the oldest buffered value.
+            case deliverOldest
+            /// Deliver the recorded completion; the downstream is done.
+            case complete
+            /// Nothing to do: the caller is no longer the deliverer.
             case idle
         }
 
-        private enum Upstream {
+        @usableFromInline
+        enum Phase {
             case awaitingSubscription
-            case active(any Subscription)
+            case active
             case done
         }
 
-        private let buffering: Buffering
-        private var upstreams: [Upstream]
-        private var awaitingSubscriptions: Int
-        private var unfinished: Int
-        private var demand = Subscribers.Demand.none
-        private var buffer = Deque<Output>()
-        /// How the downstream is to end, once what it is owed has been delivered.
-        private var completion: Subscribers.Completion<Failure>?
+        @usableFromInline
+        let buffering: Buffering
+        /// Where each upstream is; a plain value so the per-value check retains nothing.
+        @usableFromInline
+        var phases: [Phase]
+        /// The subscription of each active upstream.
+        @usableFromInline
+        var subscriptions: [(any Subscription)?]
+        @usableFromInline
+        var awaitingSubscriptions: Int
+        @usableFromInline
+        var unfinished: Int
+        @usableFromInline
+        var demand = Subscribers.Demand.none
+        /// How many values wait in the owner's buffer.
+        @usableFromInline
+        var buffered = 0
+        /// Whether the owner holds the completion the downstream gets once it is owed nothing else.
+        @usableFromInline
+        var isEnding = false
+        @usableFromInline
+        var endsInFailure = false
         /// Starts true: until the downstream holds its subscription, nothing may reach it.
-        private var isDelivering = true
-        private(set) var isTerminated = false
+        @usableFromInline
+        var isDelivering = true
+        @usableFromInline
+        var isTerminated = false
 
+        @inlinable
         init(upstreamCount: Int, buffering: Buffering) {
             precondition(upstreamCount > 0, "a fan-in needs at least one upstream")
             self.buffering = buffering
-            upstreams = Array(repeating: .awaitingSubscription, count: upstreamCount)
+            phases = Array(repeating: .awaitingSubscription, count: upstreamCount)
+            subscriptions = Array(repeating: nil, count: upstreamCount)
             awaitingSubscriptions = upstreamCount
             unfinished = upstreamCount
         }
 
         /// An upstream handed over its subscription. The last one to do so hands the
         /// downstream its own subscription.
+        @inlinable
         mutating func upstreamSubscribed(
             _ subscription: any Subscription,
             at index: Int
         ) -> SubscriptionAction {
-            guard !isTerminated, case .awaitingSubscription = upstreams[index] else {
+            guard !isTerminated, phases[index] == .awaitingSubscription else {
                 return .cancel
             }
             awaitingSubscriptions -= 1
             let handOver = awaitingSubscriptions == 0
-            if completion != nil {
-                upstreams[index] = .done
+            if isEnding {
+                phases[index] = .done
                 return handOver ? .cancelAndHandOver : .cancel
             }
-            upstreams[index] = .active(subscription)
+            phases[index] = .active
+            subscriptions[index] = subscription
             return handOver ? .handOver : .none
         }
 
-        /// An upstream produced a value; `produce` turns it into the downstream's value
-        /// (nil when there is nothing to publish yet) and runs only if the value counts.
-        mutating func upstreamProduced(
-            at index: Int,
-            _ produce: () -> Output?
-        ) -> ValueAction {
-            guard completion == nil, !isTerminated, case .active = upstreams[index],
-                let output = produce()
-            else {
-                return .drop
-            }
-            if !isDelivering, demand > .none, buffer.isEmpty {
-                demand -= 1
-                isDelivering = true
-                return .deliver(output)
-            }
-            if buffering == .latestOnly, let limit = demand.max, buffer.count > limit {
-                buffer[buffer.count - 1] = output
-            } else {
-                buffer.append(output)
-            }
-            return .buffered
+        /// Whether a value from upstream `index` still counts.
+        @inlinable
+        func acceptsValue(from index: Int) -> Bool {
+            !isEnding && !isTerminated && phases[index] == .active
         }
 
-        /// An upstream finished or failed. Returns the upstreams to cancel and whether the
-        /// caller became the deliverer.
+        /// A value that counts arrived: where it goes.
+        @inlinable
+        mutating func valueArrived() -> ValueAction {
+            if !isDelivering, demand > .none, buffered == 0 {
+                demand -= 1
+                isDelivering = true
+                return .deliver
+            }
+            if buffering == .latestOnly, let limit = demand.max, buffered > limit {
+                return .replaceNewest
+            }
+            buffered += 1
+            return .enqueue
+        }
+
+        /// An upstream finished or failed. Returns the upstreams to cancel, whether the owner
+        /// records this completion as the downstream's, and whether the caller became the
+        /// deliverer.
+        @inlinable
         mutating func upstreamCompleted(
             at index: Int,
-            _ event: Subscribers.Completion<Failure>
-        ) -> (cancel: [any Subscription], deliver: Bool) {
-            guard completion == nil, !isTerminated, case .active = upstreams[index] else {
-                return ([], false)
+            failed: Bool
+        ) -> (cancel: [any Subscription], record: Bool, deliver: Bool) {
+            guard !isEnding, !isTerminated, phases[index] == .active else {
+                return ([], false, false)
             }
-            upstreams[index] = .done
+            phases[index] = .done
+            subscriptions[index] = nil
             var cancel: [any Subscription] = []
-            switch event {
-            case .finished:
-                unfinished -= 1
-                guard unfinished == 0 else { return ([], false) }
-            case .failure:
+            if failed {
                 cancel = releaseUpstreams()
+            } else {
+                unfinished -= 1
+                guard unfinished == 0 else { return ([], false, false) }
             }
-            completion = event
-            return (cancel, claimDelivery())
+            isEnding = true
+            endsInFailure = failed
+            return (cancel, true, claimDelivery())
         }
 
         /// The downstream asked for more. Returns the upstreams to pass the demand on to and
         /// whether the caller became the deliverer.
+        @inlinable
         mutating func requested(
             _ more: Subscribers.Demand
         ) -> (upstreams: [any Subscription], deliver: Bool) {
             guard !isTerminated, more > .none else { return ([], false) }
             demand += more
-            let deliver = (!buffer.isEmpty || completion != nil) && claimDelivery()
+            let deliver = (buffered > 0 || isEnding) && claimDelivery()
             return (activeSubscriptions(except: nil), deliver)
         }
 
         /// The deliverer finished handing over one value; `more` is the demand the
         /// downstream returned from it.
+        @inlinable
         mutating func delivered(adding more: Subscribers.Demand) -> DeliveryAction {
-            demand += more
+            if more > .none {
+                demand += more
+            }
             return nextDelivery()
         }
 
-        /// What the deliverer does next. When it returns `.idle` the caller has stopped
-        /// being the deliverer.
+        /// What the deliverer does next.
+        @inlinable
         mutating func nextDelivery() -> DeliveryAction {
             precondition(isDelivering, "only the deliverer may deliver")
             if !isTerminated {
-                if demand > .none, let output = buffer.popFirst() {
+                if demand > .none, buffered > 0 {
                     demand -= 1
-                    return .deliver(output)
+                    buffered -= 1
+                    return .deliverOldest
                 }
-                switch completion {
-                case .failure(let error)?:
-                    // Values beyond the demand are not owed: the failure ends the stream.
-                    return terminate(with: .failure(error))
-                case .finished? where buffer.isEmpty:
-                    return terminate(with: .finished)
-                case .finished?, nil:
-                    // Buffered values are owed before `.finished`: wait for demand.
-                    break
+                // A failure ends the stream at once: values beyond the demand are not owed.
+                // `.finished` waits until every buffered value has been delivered.
+                if isEnding, endsInFailure || buffered == 0 {
+                    terminate()
+                    isDelivering = false
+                    return .complete
                 }
             }
             isDelivering = false
             return .idle
         }
 
-        /// The downstream cancelled. Returns the upstreams to cancel.
+        /// The downstream cancelled. Returns the upstreams to cancel. A delivery under way
+        /// ends at its next step.
+        @inlinable
         mutating func cancelled() -> [any Subscription] {
             guard !isTerminated else { return [] }
-            isTerminated = true
-            buffer.removeAll()
-            return releaseUpstreams()
+            let subscriptions = releaseUpstreams()
+            terminate()
+            return subscriptions
         }
 
         /// The subscriptions of the upstreams still running, but for the one at `index`.
+        @inlinable
         func activeSubscriptions(except index: Int?) -> [any Subscription] {
             var result: [any Subscription] = []
-            result.reserveCapacity(upstreams.count)
-            for (position, upstream) in upstreams.enumerated() where position != index {
-                if case .active(let subscription) = upstream {
+            for (position, subscription) in subscriptions.enumerated() where position != index {
+                if let subscription {
                     result.append(subscription)
                 }
             }
             return result
         }
 
-        private mutating func claimDelivery() -> Bool {
+        @inlinable
+        mutating func claimDelivery() -> Bool {
             guard !isDelivering else { return false }
             isDelivering = true
             return true
         }
 
-        private mutating func terminate(
-            with completion: Subscribers.Completion<Failure>
-        ) -> DeliveryAction {
+        @inlinable
+        mutating func terminate() {
             isTerminated = true
-            isDelivering = false
-            buffer.removeAll()
+            buffered = 0
             _ = releaseUpstreams()
-            return .complete(completion)
         }
 
-        private mutating func releaseUpstreams() -> [any Subscription] {
-            let subscriptions = activeSubscriptions(except: nil)
-            for index in upstreams.indices {
-                upstreams[index] = .done
+        @inlinable
+        mutating func releaseUpstreams() -> [any Subscription] {
+            let released = activeSubscriptions(except: nil)
+            for index in phases.indices {
+                phases[index] = .done
+                subscriptions[index] = nil
             }
-            return subscriptions
+            return released
         }
     }
 #endif

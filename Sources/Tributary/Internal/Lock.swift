@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    import Glibc
+    public import Glibc
 #elseif canImport(Musl)
-    import Musl
+    public import Musl
 #elseif canImport(Darwin)
-    import Darwin
+    public import Darwin
 #endif
 
 /// A non-recursive mutex for state that is touched from whichever thread an upstream
@@ -11,10 +11,13 @@
 ///
 /// Operators take it around a few lines of bookkeeping and never while calling out to a
 /// subscriber, so contention is short and re-entrancy cannot deadlock.
+@usableFromInline
 final class Lock: @unchecked Sendable {
     // @unchecked: the pthread mutex is the synchronisation; the pointer itself never changes.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline
+    let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
+    @usableFromInline
     init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -28,17 +31,17 @@ final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func lock() {
         pthread_mutex_lock(mutex)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func unlock() {
         pthread_mutex_unlock(mutex)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }

@@ -22,6 +22,7 @@
         /// - Parameter other: Another publisher to combine with this one.
         /// - Returns: A publisher that receives and combines elements from this and another
         ///   publisher.
+        @inlinable
         public func combineLatest<P: Publisher>(
             _ other: P
         ) -> Publishers.CombineLatest<Self, P> where Failure == P.Failure {
@@ -41,6 +42,7 @@
         ///     and returns a new value to publish.
         /// - Returns: A publisher that receives and combines elements from this and another
         ///   publisher.
+        @inlinable
         public func combineLatest<P: Publisher, T>(
             _ other: P,
             _ transform: @escaping (Output, P.Output) -> T
@@ -56,6 +58,7 @@
         ///   - publisher2: A third publisher to combine with the first publisher.
         /// - Returns: A publisher that receives and combines elements from this publisher and
         ///   two other publishers.
+        @inlinable
         public func combineLatest<P: Publisher, Q: Publisher>(
             _ publisher1: P,
             _ publisher2: Q
@@ -74,6 +77,7 @@
         ///     and returns a new value to publish.
         /// - Returns: A publisher that receives and combines elements from this publisher and
         ///   two other publishers.
+        @inlinable
         public func combineLatest<P: Publisher, Q: Publisher, T>(
             _ publisher1: P,
             _ publisher2: Q,
@@ -95,6 +99,7 @@
         ///   - publisher3: A fourth publisher to combine with the first publisher.
         /// - Returns: A publisher that receives and combines elements from this publisher and
         ///   three other publishers.
+        @inlinable
         public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(
             _ publisher1: P,
             _ publisher2: Q,
@@ -115,6 +120,7 @@
         ///     and returns a new value to publish.
         /// - Returns: A publisher that receives and combines elements from this publisher and
         ///   three other publishers.
+        @inlinable
         public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
             _ publisher1: P,
             _ publisher2: Q,
@@ -146,10 +152,13 @@
             public let b: B
 
             /// Creates a publisher that combines the latest elements of two publishers.
+            @inlinable
             public init(_ a: A, _ b: B) {
                 self.a = a
                 self.b = b
             }
+
+            @inlinable
 
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
@@ -184,11 +193,14 @@
             public let c: C
 
             /// Creates a publisher that combines the latest elements of three publishers.
+            @inlinable
             public init(_ a: A, _ b: B, _ c: C) {
                 self.a = a
                 self.b = b
                 self.c = c
             }
+
+            @inlinable
 
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
@@ -230,12 +242,15 @@
             public let d: D
 
             /// Creates a publisher that combines the latest elements of four publishers.
+            @inlinable
             public init(_ a: A, _ b: B, _ c: C, _ d: D) {
                 self.a = a
                 self.b = b
                 self.c = c
                 self.d = d
             }
+
+            @inlinable
 
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {

@@ -19,6 +19,7 @@
         /// - Parameter other: Another publisher.
         /// - Returns: A publisher that emits an event when either upstream publisher emits
         ///   an event.
+        @inlinable
         public func merge<P: Publisher>(
             with other: P
         ) -> Publishers.Merge<Self, P>
@@ -34,6 +35,7 @@
         ///   - c: The third publisher to merge.
         /// - Returns: A publisher that emits an event when any upstream publisher emits an
         ///   event.
+        @inlinable
         public func merge<B: Publisher, C: Publisher>(
             with b: B,
             _ c: C
@@ -54,6 +56,7 @@
         ///   - d: The fourth publisher to merge.
         /// - Returns: A publisher that emits an event when any upstream publisher emits an
         ///   event.
+        @inlinable
         public func merge<B: Publisher, C: Publisher, D: Publisher>(
             with b: B,
             _ c: C,
@@ -77,6 +80,7 @@
         ///   - e: The fifth publisher to merge.
         /// - Returns: A publisher that emits an event when any upstream publisher emits an
         ///   event.
+        @inlinable
         public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
             with b: B,
             _ c: C,
@@ -103,6 +107,7 @@
         ///   - f: The sixth publisher to merge.
         /// - Returns: A publisher that emits an event when any upstream publisher emits an
         ///   event.
+        @inlinable
         public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
             with b: B,
             _ c: C,
@@ -132,6 +137,7 @@
         ///   - g: The seventh publisher to merge.
         /// - Returns: A publisher that emits an event when any upstream publisher emits an
         ///   event.
+        @inlinable
         public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
             with b: B,
             _ c: C,
@@ -164,6 +170,7 @@
         ///   - h: The eighth publisher to merge.
         /// - Returns: A publisher that emits an event when any upstream publisher emits an
         ///   event.
+        @inlinable
         public func merge<
             B: Publisher,
             C: Publisher,
@@ -211,10 +218,13 @@
             public let b: B
 
             /// Creates a publisher that merges the elements of two publishers.
+            @inlinable
             public init(_ a: A, _ b: B) {
                 self.a = a
                 self.b = b
             }
+
+            @inlinable
 
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
@@ -232,6 +242,7 @@
             ///
             /// - Parameter other: Another publisher to merge.
             /// - Returns: A publisher that merges three publishers.
+            @inlinable
             public func merge<P: Publisher>(
                 with other: P
             ) -> Publishers.Merge3<A, B, P>
@@ -245,6 +256,7 @@
             ///   - z: The third publisher to merge.
             ///   - y: The fourth publisher to merge.
             /// - Returns: A publisher that merges four publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher>(
                 with z: Z,
                 _ y: Y
@@ -263,6 +275,7 @@
             ///   - y: The fourth publisher to merge.
             ///   - x: The fifth publisher to merge.
             /// - Returns: A publisher that merges five publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
                 with z: Z,
                 _ y: Y,
@@ -284,6 +297,7 @@
             ///   - x: The fifth publisher to merge.
             ///   - w: The sixth publisher to merge.
             /// - Returns: A publisher that merges six publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
                 with z: Z,
                 _ y: Y,
@@ -308,6 +322,7 @@
             ///   - w: The sixth publisher to merge.
             ///   - v: The seventh publisher to merge.
             /// - Returns: A publisher that merges seven publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(
                 with z: Z,
                 _ y: Y,
@@ -335,6 +350,7 @@
             ///   - v: The seventh publisher to merge.
             ///   - u: The eighth publisher to merge.
             /// - Returns: A publisher that merges eight publishers.
+            @inlinable
             public func merge<
                 Z: Publisher,
                 Y: Publisher,
@@ -379,11 +395,14 @@
             public let c: C
 
             /// Creates a publisher that merges the elements of three publishers.
+            @inlinable
             public init(_ a: A, _ b: B, _ c: C) {
                 self.a = a
                 self.b = b
                 self.c = c
             }
+
+            @inlinable
 
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
@@ -402,6 +421,7 @@
             ///
             /// - Parameter other: Another publisher to merge.
             /// - Returns: A publisher that merges four publishers.
+            @inlinable
             public func merge<P: Publisher>(
                 with other: P
             ) -> Publishers.Merge4<A, B, C, P>
@@ -415,6 +435,7 @@
             ///   - z: The fourth publisher to merge.
             ///   - y: The fifth publisher to merge.
             /// - Returns: A publisher that merges five publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher>(
                 with z: Z,
                 _ y: Y
@@ -433,6 +454,7 @@
             ///   - y: The fifth publisher to merge.
             ///   - x: The sixth publisher to merge.
             /// - Returns: A publisher that merges six publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
                 with z: Z,
                 _ y: Y,
@@ -454,6 +476,7 @@
             ///   - x: The sixth publisher to merge.
             ///   - w: The seventh publisher to merge.
             /// - Returns: A publisher that merges seven publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
                 with z: Z,
                 _ y: Y,
@@ -478,6 +501,7 @@
             ///   - w: The seventh publisher to merge.
             ///   - v: The eighth publisher to merge.
             /// - Returns: A publisher that merges eight publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(
                 with z: Z,
                 _ y: Y,
@@ -516,12 +540,15 @@
             public let d: D
 
             /// Creates a publisher that merges the elements of four publishers.
+            @inlinable
             public init(_ a: A, _ b: B, _ c: C, _ d: D) {
                 self.a = a
                 self.b = b
                 self.c = c
                 self.d = d
             }
+
+            @inlinable
 
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
@@ -541,6 +568,7 @@
             ///
             /// - Parameter other: Another publisher to merge.
             /// - Returns: A publisher that merges five publishers.
+            @inlinable
             public func merge<P: Publisher>(
                 with other: P
             ) -> Publishers.Merge5<A, B, C, D, P>
@@ -554,6 +582,7 @@
             ///   - z: The fifth publisher to merge.
             ///   - y: The sixth publisher to merge.
             /// - Returns: A publisher that merges six publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher>(
                 with z: Z,
                 _ y: Y
@@ -572,6 +601,7 @@
             ///   - y: The sixth publisher to merge.
             ///   - x: The seventh publisher to merge.
             /// - Returns: A publisher that merges seven publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
                 with z: Z,
                 _ y: Y,
@@ -593,6 +623,7 @@
             ///   - x: The seventh publisher to merge.
             ///   - w: The eighth publisher to merge.
             /// - Returns: A publisher that merges eight publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
                 with z: Z,
                 _ y: Y,
@@ -632,6 +663,7 @@
             public let e: E
 
             /// Creates a publisher that merges the elements of five publishers.
+            @inlinable
             public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
                 self.a = a
                 self.b = b
@@ -639,6 +671,8 @@
                 self.d = d
                 self.e = e
             }
+
+            @inlinable
 
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
@@ -659,6 +693,7 @@
             ///
             /// - Parameter other: Another publisher to merge.
             /// - Returns: A publisher that merges six publishers.
+            @inlinable
             public func merge<P: Publisher>(
                 with other: P
             ) -> Publishers.Merge6<A, B, C, D, E, P>
@@ -672,6 +707,7 @@
             ///   - z: The sixth publisher to merge.
             ///   - y: The seventh publisher to merge.
             /// - Returns: A publisher that merges seven publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher>(
                 with z: Z,
                 _ y: Y
@@ -690,6 +726,7 @@
             ///   - y: The seventh publisher to merge.
             ///   - x: The eighth publisher to merge.
             /// - Returns: A publisher that merges eight publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
                 with z: Z,
                 _ y: Y,
@@ -737,6 +774,7 @@
             public let f: F
 
             /// Creates a publisher that merges the elements of six publishers.
+            @inlinable
             public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
                 self.a = a
                 self.b = b
@@ -745,6 +783,8 @@
                 self.e = e
                 self.f = f
             }
+
+            @inlinable
 
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
@@ -766,6 +806,7 @@
             ///
             /// - Parameter other: Another publisher to merge.
             /// - Returns: A publisher that merges seven publishers.
+            @inlinable
             public func merge<P: Publisher>(
                 with other: P
             ) -> Publishers.Merge7<A, B, C, D, E, F, P>
@@ -779,6 +820,7 @@
             ///   - z: The seventh publisher to merge.
             ///   - y: The eighth publisher to merge.
             /// - Returns: A publisher that merges eight publishers.
+            @inlinable
             public func merge<Z: Publisher, Y: Publisher>(
                 with z: Z,
                 _ y: Y
@@ -828,6 +870,7 @@
             public let g: G
 
             /// Creates a publisher that merges the elements of seven publishers.
+            @inlinable
             public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
                 self.a = a
                 self.b = b
@@ -837,6 +880,8 @@
                 self.f = f
                 self.g = g
             }
+
+            @inlinable
 
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
@@ -859,6 +904,7 @@
             ///
             /// - Parameter other: Another publisher to merge.
             /// - Returns: A publisher that merges eight publishers.
+            @inlinable
             public func merge<P: Publisher>(
                 with other: P
             ) -> Publishers.Merge8<A, B, C, D, E, F, G, P>
@@ -908,6 +954,7 @@
             public let h: H
 
             /// Creates a publisher that merges the elements of eight publishers.
+            @inlinable
             public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
                 self.a = a
                 self.b = b
@@ -918,6 +965,8 @@
                 self.g = g
                 self.h = h
             }
+
+            @inlinable
 
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
@@ -948,14 +997,18 @@
             public let publishers: [Upstream]
 
             /// Creates a publisher that merges the given publishers.
+            @inlinable
             public init(_ upstream: Upstream...) {
                 publishers = upstream
             }
 
             /// Creates a publisher that merges the publishers of a sequence.
+            @inlinable
             public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
                 publishers = Array(upstream)
             }
+
+            @inlinable
 
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
@@ -978,6 +1031,7 @@
             ///
             /// - Parameter other: Another publisher of the same type.
             /// - Returns: A publisher that merges all of these publishers.
+            @inlinable
             public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
                 Publishers.MergeMany(publishers + [other])
             }

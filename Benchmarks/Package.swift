@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+let package = Package(
+    name: "TributaryBenchmarks",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [
+        .package(name: "Tributary", path: ".."),
+        .package(
+            url: "https://github.com/ordo-one/benchmark.git",
+            from: "1.38.1",
+            traits: ["MallocInterposer"]
+        ),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "OperatorBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Tributary", package: "Tributary"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
+            path: "Benchmarks/OperatorBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
