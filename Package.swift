@@ -44,6 +44,13 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "TributaryCLITests",
+            dependencies: [
+                "TributaryCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
             name: "TributaryTests",
             dependencies: [
                 "Tributary",

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Testing
+
+@testable import TributaryCLI
+
+@Suite struct TributaryCommandTests {
+    /// What the command prints and how it exits for `arguments`, without exiting.
+    private func outcome(of arguments: [String]) -> (message: String, exitCode: ExitCode) {
+        do {
+            var command = try TributaryCommand.parseAsRoot(arguments)
+            try command.run()
+            return ("", .success)
+        } catch {
+            return (TributaryCommand.fullMessage(for: error), TributaryCommand.exitCode(for: error))
+        }
+    }
+
+    @Test func printsItsVersion() {
+        let (message, exitCode) = outcome(of: ["--version"])
+        #expect(message == "0.1.0")
+        #expect(exitCode == .success)
+    }
+
+    @Test func explainsItselfWithHelp() {
+        let help = TributaryCommand.helpMessage()
+        #expect(help.contains("USAGE: tributary"))
+        #expect(help.contains("--version"))
+        #expect(help.contains("Combine everywhere"))
+    }
+
+    @Test func rejectsAnUnknownFlagWithAClearMessage() {
+        let (message, exitCode) = outcome(of: ["--bogus"])
+        #expect(message.contains("Unknown option '--bogus'"))
+        #expect(exitCode == .validationFailure)
+    }
+}
