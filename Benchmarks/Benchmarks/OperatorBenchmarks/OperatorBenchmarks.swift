@@ -40,6 +40,66 @@ private final class Sum: @unchecked Sendable {
     var total = 0
 }
 
+/// Sends `count` values, round robin, into `subjects` while `publisher`, built from them,
+/// feeds a sink; measures the sending.
+private func pump<P: Publisher>(
+    _ benchmark: Benchmark,
+    _ count: Int,
+    into subjects: [PassthroughSubject<Int, Never>],
+    through publisher: P,
+    _ value: @escaping (P.Output) -> Int
+) where P.Failure == Never {
+    let sum = Sum()
+    let cancellable = publisher.sink { sum.total &+= value($0) }
+    benchmark.startMeasurement()
+    for index in 0..<count {
+        subjects[index % subjects.count].send(index)
+    }
+    benchmark.stopMeasurement()
+    blackHole(sum.total)
+    cancellable.cancel()
+}
+
+/// Sends `count` values, round robin, into `channels` while one task consumes `sequence`,
+/// built from them; measures until the consumer has seen every value.
+private func pump<S: AsyncSequence & Sendable>(
+    _ benchmark: Benchmark,
+    _ count: Int,
+    into channels: [AsyncChannel<Int>],
+    through sequence: S,
+    _ value: @escaping @Sendable (S.Element) -> Int
+) async {
+    benchmark.startMeasurement()
+    await withTaskGroup(of: Int.self) { group in
+        group.addTask {
+            var total = 0
+            do {
+                for try await element in sequence { total &+= value(element) }
+            } catch {
+                preconditionFailure("the benchmark's channels do not fail")
+            }
+            return total
+        }
+        for index in 0..<count {
+            await channels[index % channels.count].send(index)
+        }
+        for channel in channels { channel.finish() }
+        for await total in group { blackHole(total) }
+    }
+    benchmark.stopMeasurement()
+}
+
+/// Runs `body` for each value as a plain loop: the floor of every scenario.
+private func loop(_ benchmark: Benchmark, _ count: Int, _ body: (Int, Sum) -> Void) {
+    let sum = Sum()
+    benchmark.startMeasurement()
+    for index in 0..<count {
+        body(index, sum)
+    }
+    benchmark.stopMeasurement()
+    blackHole(sum.total)
+}
+
 let benchmarks: @Sendable () -> Void = {
     publishSubjectPumping()
     mapFilterPumping()
@@ -54,41 +114,14 @@ private func publishSubjectPumping() {
     let config = configuration(subjectSends)
     Benchmark("PublishSubjectPumping/Tributary", configuration: config) { benchmark in
         let subject = PassthroughSubject<Int, Never>()
-        let sum = Sum()
-        let cancellable = subject.sink { sum.total &+= $0 }
-        benchmark.startMeasurement()
-        for value in 0..<subjectSends {
-            subject.send(value)
-        }
-        benchmark.stopMeasurement()
-        blackHole(sum.total)
-        cancellable.cancel()
+        pump(benchmark, subjectSends, into: [subject], through: subject) { $0 }
     }
     Benchmark("PublishSubjectPumping/AsyncAlgorithms", configuration: config) { benchmark in
         let channel = AsyncChannel<Int>()
-        benchmark.startMeasurement()
-        await withTaskGroup(of: Int.self) { group in
-            group.addTask {
-                var total = 0
-                for await value in channel { total &+= value }
-                return total
-            }
-            for value in 0..<subjectSends {
-                await channel.send(value)
-            }
-            channel.finish()
-            for await total in group { blackHole(total) }
-        }
-        benchmark.stopMeasurement()
+        await pump(benchmark, subjectSends, into: [channel], through: channel) { $0 }
     }
     Benchmark("PublishSubjectPumping/PlainLoop", configuration: config) { benchmark in
-        let sum = Sum()
-        benchmark.startMeasurement()
-        for value in 0..<subjectSends {
-            record(value, in: sum)
-        }
-        benchmark.stopMeasurement()
-        blackHole(sum.total)
+        loop(benchmark, subjectSends) { value, sum in record(value, in: sum) }
     }
 }
 
@@ -98,8 +131,7 @@ private func mapFilterPumping() {
     let config = configuration(pipelineValues)
     Benchmark("MapFilterPumping/Tributary", configuration: config) { benchmark in
         let subject = PassthroughSubject<Int, Never>()
-        let sum = Sum()
-        let cancellable =
+        let pipeline =
             subject
             .map(increment).filter(above(0))
             .map(increment).filter(above(1))
@@ -107,14 +139,7 @@ private func mapFilterPumping() {
             .map(increment).filter(above(3))
             .map(increment).filter(above(4))
             .map(increment).filter(above(5))
-            .sink { sum.total &+= $0 }
-        benchmark.startMeasurement()
-        for value in 0..<pipelineValues {
-            subject.send(value)
-        }
-        benchmark.stopMeasurement()
-        blackHole(sum.total)
-        cancellable.cancel()
+        pump(benchmark, pipelineValues, into: [subject], through: pipeline) { $0 }
     }
     Benchmark("MapFilterPumping/AsyncAlgorithms", configuration: config) { benchmark in
         let channel = AsyncChannel<Int>()
@@ -126,36 +151,19 @@ private func mapFilterPumping() {
             .map(increment).filter(above(3))
             .map(increment).filter(above(4))
             .map(increment).filter(above(5))
-        benchmark.startMeasurement()
-        await withTaskGroup(of: Int.self) { group in
-            group.addTask {
-                var total = 0
-                for await value in pipeline { total &+= value }
-                return total
-            }
-            for value in 0..<pipelineValues {
-                await channel.send(value)
-            }
-            channel.finish()
-            for await total in group { blackHole(total) }
-        }
-        benchmark.stopMeasurement()
+        await pump(benchmark, pipelineValues, into: [channel], through: pipeline) { $0 }
     }
     Benchmark("MapFilterPumping/PlainLoop", configuration: config) { benchmark in
-        let sum = Sum()
         let maps: [(Int) -> Int] = Array(repeating: increment, count: 6)
         let filters: [(Int) -> Bool] = (0..<6).map(above)
-        benchmark.startMeasurement()
-        values: for value in 0..<pipelineValues {
+        loop(benchmark, pipelineValues) { value, sum in
             var current = value
             for stage in 0..<6 {
                 current = maps[stage](current)
-                guard filters[stage](current) else { continue values }
+                guard filters[stage](current) else { return }
             }
             record(current, in: sum)
         }
-        benchmark.stopMeasurement()
-        blackHole(sum.total)
     }
 }
 
@@ -164,63 +172,28 @@ private func mapFilterPumping() {
 private func combineLatestPumping() {
     let config = configuration(joinValues)
     Benchmark("CombineLatestPumping/Tributary", configuration: config) { benchmark in
-        let left = PassthroughSubject<Int, Never>()
-        let right = PassthroughSubject<Int, Never>()
-        let sum = Sum()
-        let cancellable = left.combineLatest(right).sink { sum.total &+= $0.0 &+ $0.1 }
-        benchmark.startMeasurement()
-        for value in 0..<joinValues {
-            (value & 1 == 0 ? left : right).send(value)
-        }
-        benchmark.stopMeasurement()
-        blackHole(sum.total)
-        cancellable.cancel()
+        let subjects = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
+        let combined = subjects[0].combineLatest(subjects[1])
+        pump(benchmark, joinValues, into: subjects, through: combined) { $0.0 &+ $0.1 }
     }
     Benchmark("CombineLatestPumping/OpenCombine.zip", configuration: config) { benchmark in
-        let left = PassthroughSubject<Int, Never>()
-        let right = PassthroughSubject<Int, Never>()
-        let sum = Sum()
-        let cancellable = left.zip(right).sink { sum.total &+= $0.0 &+ $0.1 }
-        benchmark.startMeasurement()
-        for value in 0..<joinValues {
-            (value & 1 == 0 ? left : right).send(value)
-        }
-        benchmark.stopMeasurement()
-        blackHole(sum.total)
-        cancellable.cancel()
+        let subjects = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
+        let zipped = subjects[0].zip(subjects[1])
+        pump(benchmark, joinValues, into: subjects, through: zipped) { $0.0 &+ $0.1 }
     }
     Benchmark("CombineLatestPumping/AsyncAlgorithms", configuration: config) { benchmark in
-        let left = AsyncChannel<Int>()
-        let right = AsyncChannel<Int>()
-        benchmark.startMeasurement()
-        await withTaskGroup(of: Int.self) { group in
-            group.addTask {
-                var total = 0
-                for await pair in combineLatest(left, right) { total &+= pair.0 &+ pair.1 }
-                return total
-            }
-            for value in 0..<joinValues {
-                await (value & 1 == 0 ? left : right).send(value)
-            }
-            left.finish()
-            right.finish()
-            for await total in group { blackHole(total) }
-        }
-        benchmark.stopMeasurement()
+        let channels = (0..<2).map { _ in AsyncChannel<Int>() }
+        let combined = combineLatest(channels[0], channels[1])
+        await pump(benchmark, joinValues, into: channels, through: combined) { $0.0 &+ $0.1 }
     }
     Benchmark("CombineLatestPumping/PlainLoop", configuration: config) { benchmark in
-        let sum = Sum()
-        let sink: ((Int, Int)) -> Void = { record($0.0 &+ $0.1, in: sum) }
-        var latest: (left: Int?, right: Int?) = (nil, nil)
-        benchmark.startMeasurement()
-        for value in 0..<joinValues {
-            if value & 1 == 0 { latest.left = value } else { latest.right = value }
-            if let left = latest.left, let right = latest.right {
-                sink((left, right))
+        var latest: [Int?] = [nil, nil]
+        loop(benchmark, joinValues) { value, sum in
+            latest[value % 2] = value
+            if let left = latest[0], let right = latest[1] {
+                record(left &+ right, in: sum)
             }
         }
-        benchmark.stopMeasurement()
-        blackHole(sum.total)
     }
 }
 
@@ -230,58 +203,22 @@ private func mergePumping() {
     let config = configuration(joinValues)
     Benchmark("MergePumping/Tributary", configuration: config) { benchmark in
         let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
-        let sum = Sum()
-        let cancellable = subjects[0].merge(with: subjects[1], subjects[2], subjects[3])
-            .sink { sum.total &+= $0 }
-        benchmark.startMeasurement()
-        for value in 0..<joinValues {
-            subjects[value & 3].send(value)
-        }
-        benchmark.stopMeasurement()
-        blackHole(sum.total)
-        cancellable.cancel()
+        let merged = subjects[0].merge(with: subjects[1], subjects[2], subjects[3])
+        pump(benchmark, joinValues, into: subjects, through: merged) { $0 }
     }
     Benchmark("MergePumping/SubjectToSink", configuration: config) { benchmark in
         let subject = PassthroughSubject<Int, Never>()
-        let subjects = Array(repeating: subject, count: 4)
-        let sum = Sum()
-        let cancellable = subject.sink { sum.total &+= $0 }
-        benchmark.startMeasurement()
-        for value in 0..<joinValues {
-            subjects[value & 3].send(value)
-        }
-        benchmark.stopMeasurement()
-        blackHole(sum.total)
-        cancellable.cancel()
+        pump(benchmark, joinValues, into: Array(repeating: subject, count: 4), through: subject) { $0 }
     }
     Benchmark("MergePumping/AsyncAlgorithms", configuration: config) { benchmark in
         let channels = (0..<4).map { _ in AsyncChannel<Int>() }
-        benchmark.startMeasurement()
-        await withTaskGroup(of: Int.self) { group in
-            group.addTask {
-                var total = 0
-                let merged = merge(merge(channels[0], channels[1]), merge(channels[2], channels[3]))
-                for await value in merged { total &+= value }
-                return total
-            }
-            for value in 0..<joinValues {
-                await channels[value & 3].send(value)
-            }
-            for channel in channels { channel.finish() }
-            for await total in group { blackHole(total) }
-        }
-        benchmark.stopMeasurement()
+        let merged = merge(merge(channels[0], channels[1]), merge(channels[2], channels[3]))
+        await pump(benchmark, joinValues, into: channels, through: merged) { $0 }
     }
     Benchmark("MergePumping/PlainLoop", configuration: config) { benchmark in
-        let sum = Sum()
-        let sink: (Int) -> Void = { record($0, in: sum) }
+        let sink: (Int, Sum) -> Void = { record($0, in: $1) }
         let sinks = Array(repeating: sink, count: 4)
-        benchmark.startMeasurement()
-        for value in 0..<joinValues {
-            sinks[value & 3](value)
-        }
-        benchmark.stopMeasurement()
-        blackHole(sum.total)
+        loop(benchmark, joinValues) { value, sum in sinks[value % 4](value, sum) }
     }
 }
 
