@@ -89,6 +89,20 @@ private func pump<S: AsyncSequence & Sendable>(
     benchmark.stopMeasurement()
 }
 
+/// Subscribes to a join of two subjects and cancels, `subscriptions` times; measures it all.
+private func subscribeAndCancel(
+    _ benchmark: Benchmark,
+    _ subscribe: (PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>) -> AnyCancellable
+) {
+    let left = PassthroughSubject<Int, Never>()
+    let right = PassthroughSubject<Int, Never>()
+    benchmark.startMeasurement()
+    for _ in 0..<subscriptions {
+        subscribe(left, right).cancel()
+    }
+    benchmark.stopMeasurement()
+}
+
 /// Runs `body` for each value as a plain loop: the floor of every scenario.
 private func loop(_ benchmark: Benchmark, _ count: Int, _ body: (Int, Sum) -> Void) {
     let sum = Sum()
@@ -227,24 +241,10 @@ private func mergePumping() {
 private func combineLatestCreating() {
     let config = configuration(subscriptions)
     Benchmark("CombineLatestCreating/Tributary", configuration: config) { benchmark in
-        let left = PassthroughSubject<Int, Never>()
-        let right = PassthroughSubject<Int, Never>()
-        benchmark.startMeasurement()
-        for _ in 0..<subscriptions {
-            let cancellable = left.combineLatest(right).sink { blackHole($0) }
-            cancellable.cancel()
-        }
-        benchmark.stopMeasurement()
+        subscribeAndCancel(benchmark) { $0.combineLatest($1).sink { blackHole($0) } }
     }
     Benchmark("CombineLatestCreating/OpenCombine.zip", configuration: config) { benchmark in
-        let left = PassthroughSubject<Int, Never>()
-        let right = PassthroughSubject<Int, Never>()
-        benchmark.startMeasurement()
-        for _ in 0..<subscriptions {
-            let cancellable = left.zip(right).sink { blackHole($0) }
-            cancellable.cancel()
-        }
-        benchmark.stopMeasurement()
+        subscribeAndCancel(benchmark) { $0.zip($1).sink { blackHole($0) } }
     }
     Benchmark("CombineLatestCreating/AsyncAlgorithms", configuration: config) { benchmark in
         let left = AsyncChannel<Int>()

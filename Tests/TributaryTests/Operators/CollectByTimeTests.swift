@@ -92,16 +92,10 @@ import Tributary
     }
 
     @Test func groupsATimelineInVirtualTime() {
-        let start = scheduler.now
-        let stamps = Locked<[Stamped<[Int]>]>([])
-        let cancellable = scheduler.timeline([(200, 1), (700, 2), (1200, 3), (3500, 4)])
+        let grouped = scheduler.timeline([(200, 1), (700, 2), (1200, 3), (3500, 4)])
             .collect(.byTime(scheduler, .seconds(1)))
-            .sink { [scheduler] group in
-                let stamp = Stamped(scheduler.milliseconds(since: start), group)
-                stamps.withLock { $0.append(stamp) }
-            }
-        scheduler.advance(by: .seconds(5))
-        #expect(stamps.current == [Stamped(1000, [1, 2]), Stamped(2000, [3]), Stamped(3500, [4])])
-        cancellable.cancel()
+        let timeline = scheduler.record(grouped, for: .seconds(5))
+        #expect(timeline.values == [Stamped(1000, [1, 2]), Stamped(2000, [3]), Stamped(3500, [4])])
+        #expect(timeline.finishedAt == 3500)
     }
 }

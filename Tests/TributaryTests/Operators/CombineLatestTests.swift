@@ -229,28 +229,16 @@ import Tributary
 
     @Test func followsTheLatestValuesInVirtualTime() {
         let scheduler = DispatchQueue.test
-        let start = scheduler.now
         let name = scheduler.timeline([(100, "a"), (300, "b"), (600, "c")])
         let count = scheduler.timeline([(200, 1), (400, 2), (500, 3)])
-        let stamps = Locked<[Stamped<String>]>([])
-        let finished = Locked(false)
-        let cancellable = name.combineLatest(count) { "\($0)\($1)" }
-            .sink(
-                receiveCompletion: { _ in finished.withLock { $0 = true } },
-                receiveValue: { value in
-                    let stamp = Stamped(scheduler.milliseconds(since: start), value)
-                    stamps.withLock { $0.append(stamp) }
-                }
-            )
-        scheduler.advance(by: .milliseconds(1000))
+        let timeline = scheduler.record(name.combineLatest(count) { "\($0)\($1)" }, for: .seconds(1))
         #expect(
-            stamps.current == [
+            timeline.values == [
                 Stamped(200, "a1"), Stamped(300, "b1"), Stamped(400, "b2"), Stamped(500, "b3"),
                 Stamped(600, "c3"),
             ]
         )
-        #expect(finished.current)
-        cancellable.cancel()
+        #expect(timeline.finishedAt == 600)
     }
 
     @Test func comparesEqualWhenItsUpstreamsDo() {

@@ -183,22 +183,16 @@ import Tributary
 
     @Test func interleavesByTimeInVirtualTime() {
         let scheduler = DispatchQueue.test
-        let start = scheduler.now
         let fast = scheduler.timeline([(100, "a"), (250, "b"), (400, "c")])
         let slow = scheduler.timeline([(200, "x"), (300, "y")])
-        let stamps = Locked<[Stamped<String>]>([])
-        let cancellable = fast.merge(with: slow).sink { value in
-            let stamp = Stamped(scheduler.milliseconds(since: start), value)
-            stamps.withLock { $0.append(stamp) }
-        }
-        scheduler.advance(by: .milliseconds(500))
+        let timeline = scheduler.record(fast.merge(with: slow), for: .milliseconds(500))
         #expect(
-            stamps.current == [
+            timeline.values == [
                 Stamped(100, "a"), Stamped(200, "x"), Stamped(250, "b"), Stamped(300, "y"),
                 Stamped(400, "c"),
             ]
         )
-        cancellable.cancel()
+        #expect(timeline.finishedAt == 400)
     }
 
     @Test func comparesEqualWhenItsUpstreamsDo() {

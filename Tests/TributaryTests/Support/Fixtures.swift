@@ -53,6 +53,30 @@ extension TestSchedulerOf<DispatchQueue> {
         Int((now.dispatchTime.uptimeNanoseconds - start.dispatchTime.uptimeNanoseconds) / 1_000_000)
     }
 
+    /// Subscribes to `publisher`, lets `duration` of virtual time pass, and returns what
+    /// arrived when: each value, and the finish if it came.
+    func record<P: Publisher>(
+        _ publisher: P,
+        for duration: SchedulerTimeType.Stride
+    ) -> (values: [Stamped<P.Output>], finishedAt: Int?) where P.Failure == Never {
+        let start = now
+        let values = Locked<[Stamped<P.Output>]>([])
+        let finishedAt = Locked<Int?>(nil)
+        let cancellable = publisher.sink(
+            receiveCompletion: { _ in
+                let millisecond = self.milliseconds(since: start)
+                finishedAt.withLock { $0 = millisecond }
+            },
+            receiveValue: { value in
+                let stamp = Stamped(self.milliseconds(since: start), value)
+                values.withLock { $0.append(stamp) }
+            }
+        )
+        advance(by: duration)
+        cancellable.cancel()
+        return (values.current, finishedAt.current)
+    }
+
     /// A cold publisher that emits each value at its offset from subscription, then finishes
     /// after the last.
     func timeline<Value>(_ events: [(Int, Value)]) -> AnyPublisher<Value, Never> {
