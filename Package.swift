@@ -23,12 +23,20 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Tributary", targets: ["Tributary"]),
+        .library(name: "TributaryHTTP", targets: ["TributaryHTTP"]),
+        .library(name: "TributaryAsyncHTTPClient", targets: ["TributaryAsyncHTTPClient"]),
+        .library(name: "TributaryHTTPTesting", targets: ["TributaryHTTPTesting"]),
         .executable(name: "tributary", targets: ["TributaryCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/pointfreeco/combine-schedulers.git", from: "1.2.2"),
     ],
     targets: [
@@ -36,6 +44,25 @@ let package = Package(
             name: "Tributary",
             dependencies: openCombine + [.product(name: "DequeModule", package: "swift-collections")]
         ),
+        .target(
+            name: "TributaryHTTP",
+            dependencies: [
+                "Tributary",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "TributaryAsyncHTTPClient",
+            dependencies: [
+                "TributaryHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(name: "TributaryHTTPTesting", dependencies: ["TributaryHTTP"]),
         .executableTarget(
             name: "TributaryCLI",
             dependencies: [
@@ -55,6 +82,18 @@ let package = Package(
             dependencies: [
                 "Tributary",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            ]
+        ),
+        .testTarget(
+            name: "TributaryHTTPTests",
+            dependencies: [
+                "TributaryHTTP",
+                "TributaryAsyncHTTPClient",
+                "TributaryHTTPTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
     ],

@@ -1,0 +1,150 @@
+public import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+public import TributaryHTTP
+
+/// Carries exchanges over AsyncHTTPClient: the server-side and Linux default.
+///
+/// The transport either owns its `HTTPClient` or borrows one, and says which: an owned client
+/// is shut down by ``shutdown()`` (or by ``withTransport(configuration:_:)`` when its body
+/// returns), and at the latest when the transport is released; a borrowed client is left to
+/// its owner.
+///
+/// ```swift
+/// try await AsyncHTTPClientTransport.withTransport { transport in
+///     let client = APIClient(baseURL: url, transport: transport)
+///     return try await client.send(request)
+/// }
+/// ```
+public final class AsyncHTTPClientTransport: HTTPTransporting {
+    /// The client that carries the exchanges.
+    public let client: HTTPClient
+    /// Whether this transport shuts the client down.
+    public let ownsClient: Bool
+
+    /// A client configuration that follows up to ten redirects, without cycles, and reports a
+    /// failed connection at once: ``APIClient``'s retry policy decides whether to try again,
+    /// with its own backoff and budget, instead of the pool retrying until its connect timeout.
+    public static var defaultConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 10, allowCycles: false)
+        )
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+
+    /// Creates a transport with a client of its own, on the shared event loop group.
+    public init(configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration) {
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        ownsClient = true
+    }
+
+    /// Creates a transport that borrows `client`; its owner shuts it down.
+    public init(borrowing client: HTTPClient) {
+        self.client = client
+        ownsClient = false
+    }
+
+    deinit {
+        // A client must be shut down before it is released; an owned one that was not shut
+        // down explicitly is shut down here, without blocking.
+        if ownsClient {
+            client.shutdown { _ in }
+        }
+    }
+
+    /// Shuts down the client if this transport owns it, and waits until it is done. Calling it
+    /// again does nothing.
+    public func shutdown() async throws {
+        guard ownsClient else { return }
+        do {
+            try await client.shutdown()
+        } catch let error as HTTPClientError where error == .alreadyShutdown {
+            return
+        }
+    }
+
+    /// Runs `body` with a transport that owns its client, and shuts the client down when
+    /// `body` returns or throws.
+    public static func withTransport<Result>(
+        configuration: HTTPClient.Configuration = defaultConfiguration,
+        _ body: (AsyncHTTPClientTransport) async throws -> Result
+    ) async throws -> Result {
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        let result: Result
+        do {
+            result = try await body(transport)
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+        try await transport.shutdown()
+        return result
+    }
+
+    public func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportResponse {
+        guard let url = request.head.url else {
+            throw .unsupportedRequest("the request has no absolute URL")
+        }
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.head.method.rawValue)
+        for field in request.head.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let limit = request.maximumResponseBodySize
+        do {
+            let response = try await client.execute(outgoing, timeout: Self.timeAmount(request.timeout))
+            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                throw TransportFailure.responseBodyTooLarge(limit: limit)
+            }
+            let body = try await response.body.collect(upTo: limit)
+            return TransportResponse(head: Self.head(of: response), body: Data(body.readableBytesView))
+        } catch let failure as TransportFailure {
+            throw failure
+        } catch {
+            throw Self.failure(for: error, limit: limit)
+        }
+    }
+
+    private static func head(of response: HTTPClientResponse) -> HTTPResponse {
+        var fields = HTTPFields()
+        for (name, value) in response.headers {
+            if let name = HTTPField.Name(name) {
+                fields.append(HTTPField(name: name, value: value))
+            }
+        }
+        let status = HTTPResponse.Status(
+            code: Int(response.status.code),
+            reasonPhrase: response.status.reasonPhrase
+        )
+        return HTTPResponse(status: status, headerFields: fields)
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    private static func failure(for error: any Error, limit: Int) -> TransportFailure {
+        if error is CancellationError {
+            return .cancelled
+        }
+        if error is NIOTooManyBytesError {
+            return .responseBodyTooLarge(limit: limit)
+        }
+        if let error = error as? HTTPClientError {
+            if [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error) {
+                return .timedOut
+            }
+            if error == .cancelled {
+                return .cancelled
+            }
+        }
+        return .connection(error)
+    }
+}

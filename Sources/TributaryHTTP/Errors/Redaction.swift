@@ -1,0 +1,66 @@
+public import Foundation
+public import HTTPTypes
+
+/// Which header fields and query items hold secrets, so that logs and error descriptions
+/// never show them.
+public struct Redaction: Sendable {
+    /// Header field names whose values are hidden, compared case-insensitively.
+    public var headerFields: Set<String>
+    /// Query item names whose values are hidden, compared case-insensitively.
+    public var queryItems: Set<String>
+
+    /// Creates a redaction; names are compared case-insensitively.
+    public init(headerFields: Set<String>, queryItems: Set<String>) {
+        self.headerFields = Set(headerFields.map { $0.lowercased() })
+        self.queryItems = Set(queryItems.map { $0.lowercased() })
+    }
+
+    /// The usual places for credentials.
+    public static let standard = Redaction(
+        headerFields: [
+            "authorization", "proxy-authorization", "x-api-key", "cookie", "set-cookie",
+            "x-auth-token",
+        ],
+        queryItems: [
+            "apikey", "api_key", "api-key", "key", "token", "access_token", "auth", "password",
+            "secret", "signature", "sig", "client_secret",
+        ]
+    )
+
+    /// The text shown in place of a secret.
+    public static let placeholder = "<redacted>"
+
+    /// `url` with the values of secret query items replaced, and any user and password removed.
+    public func redact(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        if components.password != nil || components.user != nil {
+            components.user = nil
+            components.password = nil
+        }
+        if let items = components.percentEncodedQueryItems {
+            components.percentEncodedQueryItems = items.map { item in
+                guard queryItems.contains(item.name.lowercased()), item.value != nil else { return item }
+                return URLQueryItem(name: item.name, value: Self.placeholder)
+            }
+        }
+        return components.string ?? url.absoluteString
+    }
+
+    /// The request's method and URL with secrets hidden, as errors and logs show it.
+    public func describe(_ request: HTTPRequest) -> String {
+        let target = request.url.map(redact) ?? (request.path ?? "")
+        return "\(request.method) \(target)"
+    }
+
+    /// `fields` with the values of secret fields replaced.
+    public func redact(_ fields: HTTPFields) -> HTTPFields {
+        var result = HTTPFields()
+        for field in fields {
+            let hidden = headerFields.contains(field.name.canonicalName)
+            result.append(HTTPField(name: field.name, value: hidden ? Self.placeholder : field.value))
+        }
+        return result
+    }
+}

@@ -1,0 +1,149 @@
+import HTTPTypes
+import HTTPTypesFoundation
+
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// Carries exchanges over Foundation's `URLSession`, on Apple platforms and on Linux.
+///
+/// Redirects are followed; the response body is collected as it arrives and the task is
+/// cancelled as soon as it passes the size limit (or its `Content-Length` announces that it
+/// will); cancelling the calling task cancels the data task.
+public final class URLSessionTransport: HTTPTransporting {
+    private let session: URLSession
+    private let delegate: SessionDelegate
+
+    /// Creates a transport with a session of its own.
+    ///
+    /// - Parameter configuration: The session's configuration; caching is off by default so
+    ///   every exchange reaches the server.
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration) {
+        delegate = SessionDelegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// An ephemeral configuration without a URL cache.
+    public static var defaultConfiguration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return configuration
+    }
+
+    public func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportResponse {
+        guard var urlRequest = URLRequest(httpRequest: request.head) else {
+            throw .unsupportedRequest(
+                "URLSession cannot express \(request.head.method) \(request.head.path ?? "")"
+            )
+        }
+        urlRequest.httpBody = request.body
+        urlRequest.timeoutInterval = Double(request.timeout.components.seconds) + 1
+        let task = session.dataTask(with: urlRequest)
+        let delegate = delegate
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    delegate.track(task, limit: request.maximumResponseBodySize, continuation: continuation)
+                    task.resume()
+                }
+            } onCancel: {
+                task.cancel()
+            }
+        } catch let failure as TransportFailure {
+            throw failure
+        } catch {
+            throw .connection(error)
+        }
+    }
+}
+
+/// Collects each task's response and ends its continuation.
+///
+/// @unchecked Sendable: `exchanges` is only touched under `lock`; URLSession calls the
+/// delegate on its own queue.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private struct Exchange {
+        let continuation: CheckedContinuation<TransportResponse, any Error>
+        let limit: Int
+        var body = Data()
+        var failure: TransportFailure?
+    }
+
+    private let lock = NSLock()
+    private var exchanges: [Int: Exchange] = [:]
+
+    func track(
+        _ task: URLSessionTask,
+        limit: Int,
+        continuation: CheckedContinuation<TransportResponse, any Error>
+    ) {
+        lock.withLock {
+            exchanges[task.taskIdentifier] = Exchange(continuation: continuation, limit: limit)
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let tooLarge = lock.withLock {
+            guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
+            guard response.expectedContentLength > Int64(exchange.limit) else { return false }
+            exchange.failure = .responseBodyTooLarge(limit: exchange.limit)
+            exchanges[dataTask.taskIdentifier] = exchange
+            return true
+        }
+        completionHandler(tooLarge ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = lock.withLock {
+            guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else {
+                return false
+            }
+            exchange.body.append(data)
+            if exchange.body.count > exchange.limit {
+                exchange.failure = .responseBodyTooLarge(limit: exchange.limit)
+                exchange.body = Data()
+            }
+            exchanges[dataTask.taskIdentifier] = exchange
+            return exchange.failure != nil
+        }
+        if tooLarge {
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let exchange = lock.withLock({ exchanges.removeValue(forKey: task.taskIdentifier) }) else {
+            return
+        }
+        if let failure = exchange.failure {
+            exchange.continuation.resume(throwing: failure)
+        } else if let error {
+            exchange.continuation.resume(throwing: Self.failure(for: error))
+        } else if let response = (task.response as? HTTPURLResponse)?.httpResponse {
+            exchange.continuation.resume(returning: TransportResponse(head: response, body: exchange.body))
+        } else {
+            exchange.continuation.resume(throwing: TransportFailure.connection(URLError(.badServerResponse)))
+        }
+    }
+
+    private static func failure(for error: any Error) -> TransportFailure {
+        switch (error as? URLError)?.code {
+        case .timedOut?: .timedOut
+        case .cancelled?: .cancelled
+        default: .connection(error)
+        }
+    }
+}

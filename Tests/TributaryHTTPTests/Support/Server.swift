@@ -1,0 +1,5 @@
+import Hummingbird
+import InMemoryLogging
+import NIOPosix
+import TributaryAsyncHTTPClient
+import TributaryHTTPTesting
