@@ -35,17 +35,27 @@ public struct Redaction: Sendable {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return url.absoluteString
         }
-        if components.password != nil || components.user != nil {
-            components.user = nil
-            components.password = nil
-        }
-        if let items = components.percentEncodedQueryItems {
-            components.percentEncodedQueryItems = items.map { item in
-                guard queryItems.contains(item.name.lowercased()), item.value != nil else { return item }
-                return URLQueryItem(name: item.name, value: Self.placeholder)
+        components.user = nil
+        components.password = nil
+        let query = components.percentEncodedQuery
+        let fragment = components.percentEncodedFragment
+        components.percentEncodedQuery = nil
+        components.percentEncodedFragment = nil
+        var text = components.string ?? url.absoluteString
+        if let query {
+            // Rebuilt by hand: the placeholder is for reading, not a valid query character.
+            let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item in
+                let name = item.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                let decoded = (name.removingPercentEncoding ?? name).lowercased()
+                let isSecret = queryItems.contains(decoded) && item.contains("=")
+                return isSecret ? "\(name)=\(Self.placeholder)" : String(item)
             }
+            text += "?" + items.joined(separator: "&")
         }
-        return components.string ?? url.absoluteString
+        if let fragment {
+            text += "#" + fragment
+        }
+        return text
     }
 
     /// The request's method and URL with secrets hidden, as errors and logs show it.

@@ -33,7 +33,7 @@ enum HTTPDate {
             // IMF-fixdate without its weekday.
             return date(day: words[0], month: words[1], year: words[2], time: words[3])
         }
-        if words.count == 3, words[2] == "GMT" {
+        if words.count == 4, words[3] == "GMT" {
             // RFC 850: weekday, day-month-year, time, zone.
             let parts = words[1].split(separator: "-").map(String.init)
             guard parts.count == 3, let shortYear = Int(parts[2]) else { return nil }
