@@ -13,6 +13,8 @@ let package = Package(
             traits: ["MallocInterposer"]
         ),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         .executableTarget(
@@ -24,7 +26,19 @@ let package = Package(
             ],
             path: "Benchmarks/OperatorBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "HTTPBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TributaryHTTP", package: "Tributary"),
+                .product(name: "TributaryAsyncHTTPClient", package: "Tributary"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Benchmarks/HTTPBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

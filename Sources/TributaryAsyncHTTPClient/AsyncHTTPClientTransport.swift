@@ -85,25 +85,40 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
     }
 
     public func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportResponse {
-        guard let url = request.head.url else {
-            throw .unsupportedRequest("the request has no absolute URL")
+        guard let scheme = request.head.scheme, let authority = request.head.authority else {
+            throw .unsupportedRequest("the request has no scheme and authority")
         }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.head.method.rawValue)
+        // Built as text: AsyncHTTPClient parses it once, and nothing else needs to.
+        let url = "\(scheme)://\(authority)\(request.head.path ?? "/")"
+        var headers = HTTPHeaders()
         for field in request.head.headerFields {
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
+            headers.add(name: field.name.rawName, value: field.value)
         }
-        if let body = request.body {
-            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        let outgoing: HTTPClient.Request
+        do {
+            outgoing = try HTTPClient.Request(
+                url: url,
+                method: HTTPMethod(rawValue: request.head.method.rawValue),
+                headers: headers,
+                body: request.body.map { .bytes($0) }
+            )
+        } catch {
+            throw .unsupportedRequest("AsyncHTTPClient cannot send to \(url): \(error)")
         }
         let limit = request.maximumResponseBodySize
+        // The delegate API's deadline covers the whole exchange, body included, and its task
+        // can be cancelled directly: no extra tasks or timers per request.
+        let task = client.execute(
+            request: outgoing,
+            delegate: Collector(limit: limit),
+            deadline: .now() + Self.timeAmount(request.timeout)
+        )
         do {
-            let response = try await client.execute(outgoing, timeout: Self.timeAmount(request.timeout))
-            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
-                throw TransportFailure.responseBodyTooLarge(limit: limit)
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
             }
-            let body = try await response.body.collect(upTo: limit)
-            return TransportResponse(head: Self.head(of: response), body: Data(body.readableBytesView))
         } catch let failure as TransportFailure {
             throw failure
         } catch {
@@ -111,17 +126,63 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
         }
     }
 
-    private static func head(of response: HTTPClientResponse) -> HTTPResponse {
+    /// Collects a response on its event loop, failing as soon as the body passes the limit.
+    ///
+    /// @unchecked Sendable: AsyncHTTPClient calls a delegate on one event loop at a time, so
+    /// `head` and `body` are never touched concurrently.
+    private final class Collector: HTTPClientResponseDelegate, @unchecked Sendable {
+        typealias Response = TransportResponse
+
+        private let limit: Int
+        private var head: HTTPResponseHead?
+        private var body = ByteBuffer()
+
+        init(limit: Int) {
+            self.limit = limit
+        }
+
+        func didReceiveHead(
+            task: HTTPClient.Task<Response>,
+            _ head: HTTPResponseHead
+        ) -> EventLoopFuture<Void> {
+            self.head = head
+            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                return task.eventLoop.makeFailedFuture(TransportFailure.responseBodyTooLarge(limit: limit))
+            }
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+
+        func didReceiveBodyPart(
+            task: HTTPClient.Task<Response>,
+            _ buffer: ByteBuffer
+        ) -> EventLoopFuture<Void> {
+            guard body.readableBytes + buffer.readableBytes <= limit else {
+                return task.eventLoop.makeFailedFuture(TransportFailure.responseBodyTooLarge(limit: limit))
+            }
+            var buffer = buffer
+            body.writeBuffer(&buffer)
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+
+        func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+            guard let head else {
+                throw TransportFailure.connection(HTTPClientError.invalidProxyResponse)
+            }
+            return TransportResponse(
+                head: AsyncHTTPClientTransport.head(of: head),
+                body: Data(body.readableBytesView)
+            )
+        }
+    }
+
+    private static func head(of head: HTTPResponseHead) -> HTTPResponse {
         var fields = HTTPFields()
-        for (name, value) in response.headers {
+        for (name, value) in head.headers {
             if let name = HTTPField.Name(name) {
                 fields.append(HTTPField(name: name, value: value))
             }
         }
-        let status = HTTPResponse.Status(
-            code: Int(response.status.code),
-            reasonPhrase: response.status.reasonPhrase
-        )
+        let status = HTTPResponse.Status(code: Int(head.status.code), reasonPhrase: head.status.reasonPhrase)
         return HTTPResponse(status: status, headerFields: fields)
     }
 

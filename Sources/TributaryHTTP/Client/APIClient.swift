@@ -21,7 +21,11 @@ public import Tributary
 /// according to ``retryPolicy``.
 public struct APIClient: Sendable {
     /// The URL that request paths are resolved against.
-    public var baseURL: URL
+    public var baseURL: URL {
+        didSet { base = BaseURL(baseURL) }
+    }
+    /// `baseURL` taken apart once, so that requests are built without parsing URLs.
+    private var base: BaseURL?
     /// What carries the exchanges.
     public var transport: any HTTPTransporting
     /// The steps every exchange passes through, outermost first.
@@ -71,6 +75,7 @@ public struct APIClient: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.baseURL = baseURL
+        base = BaseURL(baseURL)
         self.transport = transport
         self.middleware = middleware
         self.retryPolicy = retryPolicy
@@ -117,61 +122,95 @@ public struct APIClient: Sendable {
 // MARK: - Sending
 
 extension APIClient {
-    /// A request made ready to send: its exchange and how errors name it.
-    struct Prepared: Sendable {
-        var exchange: TransportRequest
-        var method: HTTPRequest.Method
-        var redactedURL: String
-        var isIdempotent: Bool
+    /// The parts of a base URL that request paths are joined to.
+    struct BaseURL: Sendable {
+        var scheme: String
+        var authority: String
+        /// The percent-encoded path, without a trailing slash.
+        var path: String
 
-        func error(_ kind: APIError.Kind) -> APIError {
-            APIError(kind, method: method, url: redactedURL)
+        init?(_ url: URL) {
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+                let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                let host = components.percentEncodedHost, !host.isEmpty
+            else { return nil }
+            self.scheme = scheme
+            authority = components.port.map { "\(host):\($0)" } ?? host
+            path = components.percentEncodedPath
+            while path.hasSuffix("/") {
+                path.removeLast()
+            }
         }
     }
 
+    /// A request made ready to send: its exchange and how errors name it.
+    struct Prepared: Sendable {
+        var exchange: TransportRequest
+        var redaction: Redaction
+        var isIdempotent: Bool
+
+        /// An error naming this request; the URL is redacted only now, off the success path.
+        func error(_ kind: APIError.Kind) -> APIError {
+            APIError(kind, method: exchange.head.method, url: redaction.redactedURL(of: exchange.head))
+        }
+    }
+
+    /// Builds the exchange for `request` from strings: URLs are parsed only for absolute
+    /// targets, never on the way of a path request.
     func prepare<Response>(_ request: Request<Response>) throws(APIError) -> Prepared {
         func invalid(_ reason: String, url: String) -> APIError {
             APIError(.invalidRequest(reason: reason), method: request.method, url: url)
         }
-        let url: URL
+        let scheme: String
+        let authority: String
+        var path: String
+        var query: String?
         switch request.target {
-        case .url(let absolute):
-            url = absolute
-        case .path(let path):
-            guard !path.contains("?"), !path.contains("#") else {
+        case .path(let relative):
+            guard !relative.contains("?"), !relative.contains("#") else {
                 throw invalid(
-                    "its path \"\(path)\" holds a query or fragment; pass query items instead",
-                    url: path
+                    "its path \"\(relative)\" holds a query or fragment; pass query items instead",
+                    url: relative
                 )
             }
-            url = path.isEmpty ? baseURL : baseURL.appending(path: path)
+            guard let base else {
+                throw invalid("the client's base URL is not an http or https URL with a host", url: relative)
+            }
+            let encoded = relative.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relative
+            (scheme, authority) = (base.scheme, base.authority)
+            path = base.path + (encoded.hasPrefix("/") || encoded.isEmpty ? encoded : "/" + encoded)
+        case .url(let url):
+            guard let target = BaseURL(url),
+                let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+            else {
+                throw invalid("its URL is not an http or https URL with a host", url: redaction.redact(url))
+            }
+            (scheme, authority) = (target.scheme, target.authority)
+            path = components.percentEncodedPath
+            query = components.percentEncodedQuery
         }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            throw invalid("\"\(url.absoluteString)\" is not a valid URL", url: url.absoluteString)
+        if path.isEmpty {
+            path = "/"
         }
         if !request.query.isEmpty {
-            let encoded = request.query.map { item in
-                URLQueryItem(name: Self.encodeQuery(item.name), value: item.value.map(Self.encodeQuery))
+            let items = request.query.map { item in
+                Self.encodeQuery(item.name) + (item.value.map { "=" + Self.encodeQuery($0) } ?? "")
             }
-            components.percentEncodedQueryItems = (components.percentEncodedQueryItems ?? []) + encoded
+            query = ([query].compactMap { $0 } + items).joined(separator: "&")
         }
-        guard let resolved = components.url else {
-            throw invalid("\"\(url.absoluteString)\" is not a valid URL", url: url.absoluteString)
-        }
-        let redactedURL = redaction.redact(resolved)
-        guard let scheme = resolved.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            resolved.host?.isEmpty == false
-        else {
-            throw invalid("its URL is not an http or https URL with a host", url: redactedURL)
-        }
-        var head = HTTPRequest(method: request.method, url: resolved)
+        var head = HTTPRequest(
+            method: request.method,
+            scheme: scheme,
+            authority: authority,
+            path: query.map { "\(path)?\($0)" } ?? path
+        )
         head.headerFields.append(contentsOf: request.headers)
         var body: Data?
         if let requestBody = request.body {
             do {
                 body = try requestBody.encode(encoder)
             } catch {
-                throw invalid("its body could not be encoded: \(error)", url: redactedURL)
+                throw invalid("its body could not be encoded: \(error)", url: redaction.redactedURL(of: head))
             }
             if head.headerFields[.contentType] == nil {
                 head.headerFields[.contentType] = requestBody.contentType
@@ -184,8 +223,7 @@ extension APIClient {
                 timeout: request.timeout ?? timeout,
                 maximumResponseBodySize: request.maximumResponseBodySize ?? maximumResponseBodySize
             ),
-            method: request.method,
-            redactedURL: redactedURL,
+            redaction: redaction,
             isIdempotent: request.isIdempotent
         )
     }
@@ -240,9 +278,7 @@ extension APIClient {
         }
         let response: TransportResponse
         do {
-            response = try await withTimeout(prepared.exchange.timeout) {
-                try await forward(prepared.exchange, through: 0)
-            }
+            response = try await forward(prepared.exchange, through: 0)
         } catch {
             throw prepared.error(kind(of: error, timeout: prepared.exchange.timeout))
         }
@@ -270,25 +306,6 @@ extension APIClient {
         }
         return try await middleware[index].intercept(exchange) { exchange in
             try await forward(exchange, through: index + 1)
-        }
-    }
-
-    /// Runs `operation`, cancelling it once `timeout` has passed.
-    private func withTimeout(
-        _ timeout: Duration,
-        _ operation: @escaping @Sendable () async throws -> TransportResponse
-    ) async throws -> TransportResponse {
-        try await withThrowingTaskGroup(of: TransportResponse?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let response = try await group.next() ?? nil else {
-                throw TransportFailure.timedOut
-            }
-            return response
         }
     }
 

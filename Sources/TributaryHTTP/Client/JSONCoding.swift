@@ -7,10 +7,10 @@ extension JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
-            if let seconds = try? container.decode(Double.self) {
-                return Date(timeIntervalSince1970: seconds)
+            // Strings first: they are what APIs send, and a failed attempt costs a thrown error.
+            guard let text = try? container.decode(String.self) else {
+                return Date(timeIntervalSince1970: try container.decode(Double.self))
             }
-            let text = try container.decode(String.self)
             guard let date = ISO8601Date.parse(text) else {
                 throw DecodingError.dataCorruptedError(
                     in: container,

@@ -60,8 +60,15 @@ public struct Redaction: Sendable {
 
     /// The request's method and URL with secrets hidden, as errors and logs show it.
     public func describe(_ request: HTTPRequest) -> String {
-        let target = request.url.map(redact) ?? (request.path ?? "")
-        return "\(request.method) \(target)"
+        "\(request.method) \(redactedURL(of: request))"
+    }
+
+    /// The request's URL with secrets hidden.
+    public func redactedURL(of request: HTTPRequest) -> String {
+        if let url = request.url {
+            return redact(url)
+        }
+        return "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "")"
     }
 
     /// `fields` with the values of secret fields replaced.

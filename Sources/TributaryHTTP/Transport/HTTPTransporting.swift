@@ -60,7 +60,8 @@ public enum TransportFailure: Error, Sendable {
 /// ``URLSessionTransport`` uses Foundation; `AsyncHTTPClientTransport`, in the
 /// `TributaryAsyncHTTPClient` module, uses AsyncHTTPClient; `MockTransport`, in
 /// `TributaryHTTPTesting`, answers from the test. A transport follows redirects, enforces
-/// ``TransportRequest/maximumResponseBodySize``, and stops promptly when its task is cancelled.
+/// ``TransportRequest/timeout`` and ``TransportRequest/maximumResponseBodySize`` over the whole
+/// exchange, and stops promptly when its task is cancelled.
 public protocol HTTPTransporting: Sendable {
     /// Carries out one exchange.
     ///

@@ -45,13 +45,20 @@ public final class URLSessionTransport: HTTPTransporting {
             )
         }
         urlRequest.httpBody = request.body
-        urlRequest.timeoutInterval = Double(request.timeout.components.seconds) + 1
+        // URLSession's own timeout fires when nothing arrives for that long; the delegate
+        // enforces the deadline of the whole exchange as data arrives.
+        urlRequest.timeoutInterval = max(0.001, request.timeout / .seconds(1))
         let task = session.dataTask(with: urlRequest)
         let delegate = delegate
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    delegate.track(task, limit: request.maximumResponseBodySize, continuation: continuation)
+                    delegate.track(
+                        task,
+                        limit: request.maximumResponseBodySize,
+                        deadline: .now + request.timeout,
+                        continuation: continuation
+                    )
                     task.resume()
                 }
             } onCancel: {
@@ -73,6 +80,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     private struct Exchange {
         let continuation: CheckedContinuation<TransportResponse, any Error>
         let limit: Int
+        let deadline: ContinuousClock.Instant
         var body = Data()
         var failure: TransportFailure?
     }
@@ -83,10 +91,15 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     func track(
         _ task: URLSessionTask,
         limit: Int,
+        deadline: ContinuousClock.Instant,
         continuation: CheckedContinuation<TransportResponse, any Error>
     ) {
         lock.withLock {
-            exchanges[task.taskIdentifier] = Exchange(continuation: continuation, limit: limit)
+            exchanges[task.taskIdentifier] = Exchange(
+                continuation: continuation,
+                limit: limit,
+                deadline: deadline
+            )
         }
     }
 
@@ -107,7 +120,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = lock.withLock {
+        let failed = lock.withLock {
             guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else {
                 return false
             }
@@ -115,11 +128,13 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
             if exchange.body.count > exchange.limit {
                 exchange.failure = .responseBodyTooLarge(limit: exchange.limit)
                 exchange.body = Data()
+            } else if ContinuousClock.now > exchange.deadline {
+                exchange.failure = .timedOut
             }
             exchanges[dataTask.taskIdentifier] = exchange
             return exchange.failure != nil
         }
-        if tooLarge {
+        if failed {
             dataTask.cancel()
         }
     }

@@ -203,6 +203,19 @@ struct LoopbackTests {
     }
 
     @Test(arguments: transports)
+    func timesOutABodyThatTricklesPastTheDeadline(kind: TransportKind) async throws {
+        try await TestServer.run { url, _ in
+            try await kind.with { transport in
+                let client = makeClient(url, transport, retryPolicy: .never, timeout: .milliseconds(500))
+                let started = ContinuousClock.now
+                let error = await apiError { try await client.send(Request<[Int]>("trickle")) }
+                #expect(error?.kind.name == "timedOut")
+                #expect(ContinuousClock.now - started < .seconds(2))
+            }
+        }
+    }
+
+    @Test(arguments: transports)
     func reportsARefusedConnection(kind: TransportKind) async throws {
         let url = try await RawServer.refusedURL()
         try await kind.with { transport in

@@ -197,12 +197,35 @@ struct TestServer {
                 status: .ok,
                 headers: [.contentType: "application/octet-stream"],
                 body: ResponseBody(contentLength: chunked ? nil : size) { writer in
-                    var left = size
-                    while left > 0 {
-                        try await writer.write(chunk.getSlice(at: 0, length: min(left, chunk.readableBytes))!)
-                        left -= chunk.readableBytes
-                    }
-                    try await writer.finish(nil)
+                    // The client hangs up part way: the writer is finished all the same.
+                    try? await {
+                        var left = size
+                        while left > 0 {
+                            try await writer.write(
+                                chunk.getSlice(at: 0, length: min(left, chunk.readableBytes))!
+                            )
+                            left -= chunk.readableBytes
+                        }
+                    }()
+                    try? await writer.finish(nil)
+                }
+            )
+        }
+        router.get("trickle") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody { writer in
+                    // The client hangs up part way: the writer is finished all the same.
+                    try? await {
+                        try await writer.write(ByteBuffer(string: "["))
+                        for index in 0..<30 {
+                            try await Task.sleep(for: .milliseconds(100))
+                            try await writer.write(ByteBuffer(string: index == 0 ? "0" : ",\(index)"))
+                        }
+                        try await writer.write(ByteBuffer(string: "]"))
+                    }()
+                    try? await writer.finish(nil)
                 }
             )
         }

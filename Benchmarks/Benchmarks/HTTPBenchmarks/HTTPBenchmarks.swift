@@ -1,0 +1,170 @@
+import AsyncHTTPClient
+import Benchmark
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import TributaryAsyncHTTPClient
+import TributaryHTTP
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// One local server serves a 20-article NewsAPI page; each benchmark fetches and decodes it
+// `requestsPerRun` times at a fixed concurrency, through APIClient over each transport and
+// through the raw clients with the same decoding.
+
+private let requestsPerRun = 256
+
+struct Page: Decodable, Sendable {
+    struct Source: Decodable, Sendable {
+        var id: String?
+        var name: String
+    }
+
+    struct Article: Decodable, Sendable {
+        var source: Source
+        var author: String?
+        var title: String
+        var description: String?
+        var url: URL
+        var urlToImage: URL?
+        var publishedAt: Date
+        var content: String?
+    }
+
+    var status: String
+    var totalResults: Int
+    var articles: [Article]
+}
+
+/// The page the server sends: 20 articles shaped like NewsAPI's, nulls included.
+let pageJSON: String = {
+    let articles = (0..<20).map { index in
+        """
+        {"source":{"id":\(index % 3 == 0 ? "null" : "\"source-\(index)\""),"name":"Source \(index)"},\
+        "author":\(index % 4 == 0 ? "null" : "\"Author \(index)\""),\
+        "title":"Headline number \(index) about something that happened today",\
+        "description":"A description of article \(index), long enough to look like a real one.",\
+        "url":"https://example.com/articles/\(index)",\
+        "urlToImage":\(index % 5 == 0 ? "null" : "\"https://example.com/images/\(index).jpg\""),\
+        "publishedAt":"2024-01-\(10 + index)T14:\(10 + index):00\(index % 2 == 0 ? "Z" : ".123+00:00")",\
+        "content":"The first two hundred characters of article \(index)… [+2500 chars]"}
+        """
+    }
+    return #"{"status":"ok","totalResults":20,"articles":["# + articles.joined(separator: ",") + "]}"
+}()
+
+/// The server, started once for the whole run.
+actor LocalServer {
+    static let shared = LocalServer()
+    private var url: URL?
+    private var task: Task<Void, any Error>?
+
+    func start() async -> URL {
+        if let url { return url }
+        let router = Router()
+        let body = ByteBuffer(string: pageJSON)
+        router.get("v2/top-headlines") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+        }
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "bench-server")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var iterator = ports.makeAsyncIterator()
+        let port = await iterator.next() ?? 0
+        let started = URL(string: "http://127.0.0.1:\(port)/v2")!
+        url = started
+        return started
+    }
+}
+
+/// Runs `fetch` `requestsPerRun` times, `concurrency` at a time.
+private func run(concurrency: Int, _ fetch: @escaping @Sendable () async throws -> Int) async throws {
+    try await withThrowingTaskGroup(of: Int.self) { group in
+        for worker in 0..<concurrency {
+            group.addTask {
+                var articles = 0
+                for _ in stride(from: worker, to: requestsPerRun, by: concurrency) {
+                    articles += try await fetch()
+                }
+                return articles
+            }
+        }
+        var total = 0
+        for try await articles in group { total += articles }
+        precondition(total == requestsPerRun * 20, "every page has 20 articles")
+        blackHole(total)
+    }
+}
+
+private var configuration: Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .throughput],
+        timeUnits: .milliseconds,
+        warmupIterations: 1,
+        scalingFactor: .one,
+        maxDuration: .seconds(8),
+        maxIterations: 100,
+        thresholds: [:]
+    )
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let ahcClient = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: AsyncHTTPClientTransport.defaultConfiguration
+    )
+    let ahcTransport = AsyncHTTPClientTransport(borrowing: ahcClient)
+    let urlSession = URLSession(configuration: URLSessionTransport.defaultConfiguration)
+    let urlSessionTransport = URLSessionTransport()
+    let decoder = JSONDecoder.lenient()
+
+    for concurrency in [1, 32] {
+        Benchmark("FetchPage/APIClient+AsyncHTTPClient/c\(concurrency)", configuration: configuration) {
+            benchmark in
+            let base = await LocalServer.shared.start()
+            let client = APIClient(baseURL: base, transport: ahcTransport, retryPolicy: .never)
+            let request = TributaryHTTP.Request<Page>("top-headlines")
+            benchmark.startMeasurement()
+            try await run(concurrency: concurrency) { try await client.send(request).articles.count }
+            benchmark.stopMeasurement()
+        }
+        Benchmark("FetchPage/AsyncHTTPClient/c\(concurrency)", configuration: configuration) { benchmark in
+            let url = await LocalServer.shared.start().appending(path: "top-headlines").absoluteString
+            benchmark.startMeasurement()
+            try await run(concurrency: concurrency) {
+                let response = try await ahcClient.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 10 << 20)
+                return try decoder.decode(Page.self, from: Data(body.readableBytesView)).articles.count
+            }
+            benchmark.stopMeasurement()
+        }
+        Benchmark("FetchPage/APIClient+URLSession/c\(concurrency)", configuration: configuration) {
+            benchmark in
+            let base = await LocalServer.shared.start()
+            let client = APIClient(baseURL: base, transport: urlSessionTransport, retryPolicy: .never)
+            let request = TributaryHTTP.Request<Page>("top-headlines")
+            benchmark.startMeasurement()
+            try await run(concurrency: concurrency) { try await client.send(request).articles.count }
+            benchmark.stopMeasurement()
+        }
+        Benchmark("FetchPage/URLSession/c\(concurrency)", configuration: configuration) { benchmark in
+            let url = await LocalServer.shared.start().appending(path: "top-headlines")
+            benchmark.startMeasurement()
+            try await run(concurrency: concurrency) {
+                let (data, _) = try await urlSession.data(from: url)
+                return try decoder.decode(Page.self, from: data).articles.count
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+}
