@@ -12,7 +12,8 @@ import HTTPTypesFoundation
 ///
 /// Redirects are followed; the response body is collected as it arrives and the task is
 /// cancelled as soon as it passes the size limit (or its `Content-Length` announces that it
-/// will); cancelling the calling task cancels the data task.
+/// will, checked when the first bytes arrive); cancelling the calling task cancels the data
+/// task.
 public final class URLSessionTransport: HTTPTransporting {
     private let session: URLSession
     private let delegate: SessionDelegate
@@ -77,12 +78,23 @@ public final class URLSessionTransport: HTTPTransporting {
 /// @unchecked Sendable: `exchanges` is only touched under `lock`; URLSession calls the
 /// delegate on its own queue.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private struct Exchange {
+    /// A class, so that appending to the body under the lock never copies it.
+    private final class Exchange {
         let continuation: CheckedContinuation<TransportResponse, any Error>
         let limit: Int
         let deadline: ContinuousClock.Instant
         var body = Data()
         var failure: TransportFailure?
+
+        init(
+            continuation: CheckedContinuation<TransportResponse, any Error>,
+            limit: Int,
+            deadline: ContinuousClock.Instant
+        ) {
+            self.continuation = continuation
+            self.limit = limit
+            self.deadline = deadline
+        }
     }
 
     private let lock = NSLock()
@@ -103,35 +115,21 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         }
     }
 
-    func urlSession(
-        _ session: URLSession,
-        dataTask: URLSessionDataTask,
-        didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        let tooLarge = lock.withLock {
-            guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
-            guard response.expectedContentLength > Int64(exchange.limit) else { return false }
-            exchange.failure = .responseBodyTooLarge(limit: exchange.limit)
-            exchanges[dataTask.taskIdentifier] = exchange
-            return true
-        }
-        completionHandler(tooLarge ? .cancel : .allow)
-    }
-
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let failed = lock.withLock {
-            guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else {
+            guard let exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else {
                 return false
             }
+            // The announced length is checked with the first data, not in a response callback:
+            // answering one would hold the transfer until the delegate queue gets to it.
+            let announced = exchange.body.isEmpty ? dataTask.response?.expectedContentLength ?? -1 : -1
             exchange.body.append(data)
-            if exchange.body.count > exchange.limit {
+            if exchange.body.count > exchange.limit || announced > Int64(exchange.limit) {
                 exchange.failure = .responseBodyTooLarge(limit: exchange.limit)
                 exchange.body = Data()
             } else if ContinuousClock.now > exchange.deadline {
                 exchange.failure = .timedOut
             }
-            exchanges[dataTask.taskIdentifier] = exchange
             return exchange.failure != nil
         }
         if failed {
