@@ -24,8 +24,8 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
     /// Whether this transport shuts the client down.
     public let ownsClient: Bool
 
-    /// A client configuration that follows up to ten redirects, without cycles, and reports a
-    /// failed connection at once: ``APIClient``'s retry policy decides whether to try again,
+    /// A client configuration that follows up to ten redirects, without cycles, gives up on a
+    /// connection that sends nothing for 30 seconds, and reports a failed connection at once: ``APIClient``'s retry policy decides whether to try again,
     /// with its own backoff and budget, instead of the pool retrying until its connect timeout.
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
@@ -90,35 +90,35 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
         }
         // Built as text: AsyncHTTPClient parses it once, and nothing else needs to.
         let url = "\(scheme)://\(authority)\(request.head.path ?? "/")"
-        var headers = HTTPHeaders()
+        var outgoing = HTTPClientRequest(url: url)
+        outgoing.method = HTTPMethod(rawValue: request.head.method.rawValue)
         for field in request.head.headerFields {
-            headers.add(name: field.name.rawName, value: field.value)
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        let outgoing: HTTPClient.Request
-        do {
-            outgoing = try HTTPClient.Request(
-                url: url,
-                method: HTTPMethod(rawValue: request.head.method.rawValue),
-                headers: headers,
-                body: request.body.map { .bytes($0) }
-            )
-        } catch {
-            throw .unsupportedRequest("AsyncHTTPClient cannot send to \(url): \(error)")
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
         let limit = request.maximumResponseBodySize
-        // The delegate API's deadline covers the whole exchange, body included, and its task
-        // can be cancelled directly: no extra tasks or timers per request.
-        let task = client.execute(
-            request: outgoing,
-            delegate: Collector(limit: limit),
-            deadline: .now() + Self.timeAmount(request.timeout)
-        )
+        let deadline = NIODeadline.now() + Self.timeAmount(request.timeout)
         do {
-            return try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
+            // The deadline bounds the wait for the response head; the body is checked against
+            // it as each part arrives, and a body that stalls altogether meets the client's
+            // read timeout.
+            let response = try await client.execute(outgoing, deadline: deadline)
+            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                throw TransportFailure.responseBodyTooLarge(limit: limit)
             }
+            var body = ByteBuffer()
+            for try await var part in response.body {
+                guard body.readableBytes + part.readableBytes <= limit else {
+                    throw TransportFailure.responseBodyTooLarge(limit: limit)
+                }
+                body.writeBuffer(&part)
+                if NIODeadline.now() > deadline {
+                    throw TransportFailure.timedOut
+                }
+            }
+            return TransportResponse(head: Self.head(of: response), body: Data(body.readableBytesView))
         } catch let failure as TransportFailure {
             throw failure
         } catch {
@@ -126,63 +126,17 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
         }
     }
 
-    /// Collects a response on its event loop, failing as soon as the body passes the limit.
-    ///
-    /// @unchecked Sendable: AsyncHTTPClient calls a delegate on one event loop at a time, so
-    /// `head` and `body` are never touched concurrently.
-    private final class Collector: HTTPClientResponseDelegate, @unchecked Sendable {
-        typealias Response = TransportResponse
-
-        private let limit: Int
-        private var head: HTTPResponseHead?
-        private var body = ByteBuffer()
-
-        init(limit: Int) {
-            self.limit = limit
-        }
-
-        func didReceiveHead(
-            task: HTTPClient.Task<Response>,
-            _ head: HTTPResponseHead
-        ) -> EventLoopFuture<Void> {
-            self.head = head
-            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limit {
-                return task.eventLoop.makeFailedFuture(TransportFailure.responseBodyTooLarge(limit: limit))
-            }
-            return task.eventLoop.makeSucceededVoidFuture()
-        }
-
-        func didReceiveBodyPart(
-            task: HTTPClient.Task<Response>,
-            _ buffer: ByteBuffer
-        ) -> EventLoopFuture<Void> {
-            guard body.readableBytes + buffer.readableBytes <= limit else {
-                return task.eventLoop.makeFailedFuture(TransportFailure.responseBodyTooLarge(limit: limit))
-            }
-            var buffer = buffer
-            body.writeBuffer(&buffer)
-            return task.eventLoop.makeSucceededVoidFuture()
-        }
-
-        func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
-            guard let head else {
-                throw TransportFailure.connection(HTTPClientError.invalidProxyResponse)
-            }
-            return TransportResponse(
-                head: AsyncHTTPClientTransport.head(of: head),
-                body: Data(body.readableBytesView)
-            )
-        }
-    }
-
-    private static func head(of head: HTTPResponseHead) -> HTTPResponse {
+    private static func head(of response: HTTPClientResponse) -> HTTPResponse {
         var fields = HTTPFields()
-        for (name, value) in head.headers {
+        for (name, value) in response.headers {
             if let name = HTTPField.Name(name) {
                 fields.append(HTTPField(name: name, value: value))
             }
         }
-        let status = HTTPResponse.Status(code: Int(head.status.code), reasonPhrase: head.status.reasonPhrase)
+        let status = HTTPResponse.Status(
+            code: Int(response.status.code),
+            reasonPhrase: response.status.reasonPhrase
+        )
         return HTTPResponse(status: status, headerFields: fields)
     }
 

@@ -55,6 +55,7 @@ public struct Request<Response: Sendable>: Sendable {
     /// ``APIError/Kind/unacceptableStatus(_:body:serverError:)``.
     public var acceptableStatuses: Range<Int> = 200..<300
 
+    @usableFromInline
     let decode: @Sendable (HTTPResponse, Data, JSONDecoder) throws -> Response
 
     /// Creates a request whose response is made by `decode`.
@@ -87,6 +88,9 @@ public struct Request<Response: Sendable>: Sendable {
 
 extension Request where Response: Decodable {
     /// Creates a request whose response is decoded from JSON with the client's decoder.
+    ///
+    /// Inlinable so that the decoding is specialised for `Response` where the request is made.
+    @inlinable
     public init(
         _ target: Target,
         method: HTTPRequest.Method = .get,
