@@ -70,6 +70,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(name: "TributaryTestSupport", path: "Tests/TributaryTestSupport"),
         .testTarget(
             name: "TributaryCLITests",
             dependencies: [
@@ -81,6 +82,7 @@ let package = Package(
             name: "TributaryTests",
             dependencies: [
                 "Tributary",
+                "TributaryTestSupport",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ]
         ),
@@ -90,6 +92,7 @@ let package = Package(
                 "TributaryHTTP",
                 "TributaryAsyncHTTPClient",
                 "TributaryHTTPTesting",
+                "TributaryTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

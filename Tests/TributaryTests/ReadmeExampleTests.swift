@@ -2,6 +2,7 @@ import CombineSchedulers
 import Foundation
 import Testing
 import Tributary
+import TributaryTestSupport
 
 /// The README's view model, with its main queue injected so the test runs in virtual time.
 private final class SearchModel: ObservableObject {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tributary
+import TributaryTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

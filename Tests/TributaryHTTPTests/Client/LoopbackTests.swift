@@ -4,6 +4,7 @@ import Testing
 import Tributary
 import TributaryHTTP
 import TributaryHTTPTesting
+import TributaryTestSupport
 
 /// Every way a real server on loopback can answer, through both transports.
 @Suite(.timeLimit(.minutes(1)))
@@ -367,19 +368,4 @@ func firstValue<P: Publisher>(of publisher: P) async throws -> P.Output where P.
         )
         box.withLock { $0 = cancellable }
     }
-}
-
-/// A box that tasks and closures can share.
-final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only reached under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.withLock { body(&value) }
-    }
-
-    var current: Value { lock.withLock { value } }
 }

@@ -3,8 +3,10 @@ import HTTPTypes
 import InMemoryLogging
 import Logging
 import Testing
+import Tributary
 import TributaryHTTP
 import TributaryHTTPTesting
+import TributaryTestSupport
 
 @Suite(.timeLimit(.minutes(1)))
 struct MiddlewareTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tributary
+import TributaryTestSupport
 
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncOperationPublisherTests {

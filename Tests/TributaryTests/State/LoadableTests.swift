@@ -2,6 +2,7 @@ import CombineSchedulers
 import Foundation
 import Testing
 import Tributary
+import TributaryTestSupport
 
 @Suite struct LoadableTests {
     typealias State = Loadable<URL, String, TestError>

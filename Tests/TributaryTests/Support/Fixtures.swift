@@ -1,6 +1,7 @@
 import CombineSchedulers
 import Foundation
 import Tributary
+import TributaryTestSupport
 
 typealias IntUpstream = Upstream<Int, TestError>
 
@@ -87,19 +88,4 @@ extension TestSchedulerOf<DispatchQueue> {
         )
         .eraseToAnyPublisher()
     }
-}
-
-/// A box that threads and closures can share.
-final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only reached under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.withLock { body(&value) }
-    }
-
-    var current: Value { lock.withLock { value } }
 }
