@@ -1,0 +1,54 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+import TributaryAsyncHTTPClient
+import TributaryHTTP
+
+@Suite(.timeLimit(.minutes(1)))
+struct AsyncHTTPClientTransportTests {
+    @Test func leavesABorrowedClientRunning() async throws {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let transport = AsyncHTTPClientTransport(borrowing: client)
+        #expect(!transport.ownsClient)
+        try await transport.shutdown()
+        try await TestServer.run { url, _ in
+            let page = try await makeClient(url, transport).send(Request<Page>("json"))
+            #expect(page.totalResults == 2)
+        }
+        try await client.shutdown()
+    }
+
+    @Test func shutsDownAnOwnedClientOnceAndRefusesLaterRequests() async throws {
+        let transport = AsyncHTTPClientTransport()
+        #expect(transport.ownsClient)
+        try await transport.shutdown()
+        try await transport.shutdown()
+        try await TestServer.run { url, _ in
+            let error = await apiError {
+                try await makeClient(url, transport, retryPolicy: .never).send(Request<Page>("json"))
+            }
+            #expect(error?.kind.name == "transport")
+        }
+    }
+
+    @Test func shutsDownTheClientWhenTheScopeEnds() async throws {
+        let escaped = try await AsyncHTTPClientTransport.withTransport { $0 }
+        let error = await apiError {
+            try await makeClient(URL(string: "http://127.0.0.1:9")!, escaped, retryPolicy: .never)
+                .send(Request<Page>("json"))
+        }
+        guard case .transport(let underlying) = error?.kind else {
+            Issue.record("expected a transport error, got \(String(describing: error))")
+            return
+        }
+        #expect(underlying as? HTTPClientError == .alreadyShutdown)
+    }
+
+    @Test func releasingAnOwnedTransportWithoutShutdownDoesNotTrap() async throws {
+        do {
+            let transport = AsyncHTTPClientTransport()
+            _ = transport.client
+        }
+        try await Task.sleep(for: .milliseconds(200))
+    }
+}
