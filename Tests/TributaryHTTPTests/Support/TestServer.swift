@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import Synchronization
 
 /// A NewsAPI-flavoured HTTP server on a loopback port chosen by the system, with one route
@@ -44,7 +45,7 @@ struct TestServer {
 
     /// Runs a server for the duration of `body`, which gets its base URL and log.
     static func run<Result: Sendable>(
-        _ body: @escaping @Sendable (URL, Log) async throws -> Result
+        _ body: (URL, Log) async throws -> Result
     ) async throws -> Result {
         let log = Log()
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
@@ -59,20 +60,26 @@ struct TestServer {
             },
             logger: logger
         )
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
-                try await app.runService(gracefulShutdownSignals: [])
-                return nil
-            }
+        // Shut down gracefully: cancelling a Hummingbird server with requests in flight leaves
+        // response writers unfinished, which NIO traps on in debug builds.
+        let services = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger)
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw CancellationError() }
             let url = URL(string: "http://127.0.0.1:\(port)")!
-            group.addTask { try await body(url, log) }
-            defer { group.cancelAll() }
-            while let result = try await group.next() {
-                if let result { return result }
+            let result: Result
+            do {
+                result = try await body(url, log)
+            } catch {
+                await services.triggerGracefulShutdown()
+                throw error
             }
-            throw CancellationError()
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return result
         }
     }
 
@@ -186,7 +193,8 @@ struct TestServer {
         }
         router.get("slow") { request, _ in
             _ = log.hit(key(request))
-            try await Task.sleep(for: .seconds(3))
+            // Ends normally when the server shuts down, so every response is finished.
+            try? await Task.sleep(for: .seconds(3))
             return json(articlesPage)
         }
         router.get("large") { request, _ in
@@ -231,7 +239,7 @@ struct TestServer {
         }
         router.get("hang") { request, _ in
             _ = log.hit(key(request))
-            try await Task.sleep(for: .seconds(30))
+            try? await Task.sleep(for: .seconds(3))
             return json(articlesPage)
         }
         return router
