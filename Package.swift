@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "TributaryHTTP", targets: ["TributaryHTTP"]),
         .library(name: "TributaryAsyncHTTPClient", targets: ["TributaryAsyncHTTPClient"]),
         .library(name: "TributaryHTTPTesting", targets: ["TributaryHTTPTesting"]),
+        .library(name: "TributaryStreams", targets: ["TributaryStreams"]),
         .executable(name: "tributary", targets: ["TributaryCLI"]),
     ],
     dependencies: [
@@ -64,6 +65,7 @@ let package = Package(
             ]
         ),
         .target(name: "TributaryHTTPTesting", dependencies: ["TributaryHTTP"]),
+        .target(name: "TributaryStreams", dependencies: ["Tributary"]),
         .executableTarget(
             name: "TributaryCLI",
             dependencies: [
@@ -87,6 +89,7 @@ let package = Package(
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ]
         ),
+        .testTarget(name: "TributaryStreamsTests", dependencies: ["TributaryStreams"]),
         .testTarget(
             name: "TributaryHTTPTests",
             dependencies: [

@@ -1,0 +1,79 @@
+/// A value that flows through a stream document: an integer, a decimal, a string or a
+/// boolean.
+///
+/// Values are dynamic so that an operator such as `map` may change their type. In JSON they
+/// are the plain literals: `3`, `2.5`, `"text"`, `true`.
+public enum StreamValue: Sendable, Hashable {
+    case integer(Int)
+    case decimal(Double)
+    case string(String)
+    case boolean(Bool)
+
+    /// The name of the value's type, as errors show it.
+    public var typeName: String {
+        switch self {
+        case .integer: "integer"
+        case .decimal: "decimal"
+        case .string: "string"
+        case .boolean: "boolean"
+        }
+    }
+}
+
+extension StreamValue: CustomStringConvertible {
+    /// The value as marbles and expressions write it: strings without quotes.
+    public var description: String {
+        switch self {
+        case .integer(let value): String(value)
+        case .decimal(let value): Self.format(value)
+        case .string(let value): value
+        case .boolean(let value): String(value)
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            return String(Int(value)) + ".0"
+        }
+        return String(value)
+    }
+}
+
+extension StreamValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let boolean = try? container.decode(Bool.self) {
+            self = .boolean(boolean)
+        } else if let integer = try? container.decode(Int.self) {
+            self = .integer(integer)
+        } else if let decimal = try? container.decode(Double.self) {
+            self = .decimal(decimal)
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
+        } else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "Expected an integer, a decimal, a string or a boolean."
+            )
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .integer(let value): try container.encode(value)
+        case .decimal(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .boolean(let value): try container.encode(value)
+        }
+    }
+}
+
+extension StreamValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
+    ExpressibleByBooleanLiteral
+{
+    public init(integerLiteral value: Int) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .decimal(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(booleanLiteral value: Bool) { self = .boolean(value) }
+}
