@@ -43,6 +43,20 @@ enum Operations {
         _ right: StreamValue,
         at position: SourcePosition
     ) throws(ExpressionError) -> StreamValue {
+        if case .integer(let a) = left, case .integer(let b) = right {
+            // Integers are the common case: decided here without the general paths.
+            switch op {
+            case .equal: return .boolean(a == b)
+            case .notEqual: return .boolean(a != b)
+            case .less: return .boolean(a < b)
+            case .lessOrEqual: return .boolean(a <= b)
+            case .greater: return .boolean(a > b)
+            case .greaterOrEqual: return .boolean(a >= b)
+            case .add, .subtract, .multiply, .divide, .remainder:
+                return try arithmetic(op, left, right, at: position)
+            case .and, .or: break
+            }
+        }
         switch op {
         case .equal: return .boolean(equal(left, right))
         case .notEqual: return .boolean(!equal(left, right))
