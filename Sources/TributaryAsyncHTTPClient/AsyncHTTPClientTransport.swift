@@ -122,7 +122,7 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
         } catch let failure as TransportFailure {
             throw failure
         } catch {
-            throw Self.failure(for: error, limit: limit)
+            throw Self.failure(for: error)
         }
     }
 
@@ -145,12 +145,9 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
-    private static func failure(for error: any Error, limit: Int) -> TransportFailure {
+    private static func failure(for error: any Error) -> TransportFailure {
         if error is CancellationError {
             return .cancelled
-        }
-        if error is NIOTooManyBytesError {
-            return .responseBodyTooLarge(limit: limit)
         }
         if let error = error as? HTTPClientError {
             if [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error) {

@@ -1,6 +1,5 @@
 public import Foundation
 public import HTTPTypes
-import HTTPTypesFoundation
 public import Tributary
 
 /// Sends ``Request`` values and returns their typed responses, as async calls or publishers.
@@ -130,8 +129,12 @@ extension APIClient {
         var path: String
 
         init?(_ url: URL) {
-            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-                let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+            self.init(components)
+        }
+
+        init?(_ components: URLComponents) {
+            guard let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
                 let host = components.percentEncodedHost, !host.isEmpty
             else { return nil }
             self.scheme = scheme
@@ -180,8 +183,8 @@ extension APIClient {
             (scheme, authority) = (base.scheme, base.authority)
             path = base.path + (encoded.hasPrefix("/") || encoded.isEmpty ? encoded : "/" + encoded)
         case .url(let url):
-            guard let target = BaseURL(url),
-                let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+                let target = BaseURL(components)
             else {
                 throw invalid("its URL is not an http or https URL with a host", url: redaction.redact(url))
             }
