@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "TributaryAsyncHTTPClient", targets: ["TributaryAsyncHTTPClient"]),
         .library(name: "TributaryHTTPTesting", targets: ["TributaryHTTPTesting"]),
         .library(name: "TributaryStreams", targets: ["TributaryStreams"]),
+        .library(name: "NewsAPI", targets: ["NewsAPI"]),
+        .library(name: "NewsSandbox", targets: ["NewsSandbox"]),
         .executable(name: "tributary", targets: ["TributaryCLI"]),
     ],
     dependencies: [
@@ -66,10 +68,36 @@ let package = Package(
         ),
         .target(name: "TributaryHTTPTesting", dependencies: ["TributaryHTTP"]),
         .target(name: "TributaryStreams", dependencies: ["Tributary"]),
+        .target(
+            name: "NewsAPI",
+            dependencies: [
+                "Tributary",
+                "TributaryHTTP",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "NewsSandbox",
+            dependencies: [
+                "NewsAPI",
+                "TributaryHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "TributaryCLI",
             dependencies: [
+                "NewsAPI",
+                "NewsSandbox",
                 "Tributary",
+                "TributaryAsyncHTTPClient",
+                "TributaryHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,6 +118,32 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TributaryStreamsTests", dependencies: ["TributaryStreams"]),
+        .testTarget(
+            name: "NewsAPITests",
+            dependencies: [
+                "NewsAPI",
+                "NewsSandbox",
+                "TributaryAsyncHTTPClient",
+                "Tributary",
+                "TributaryHTTP",
+                "TributaryHTTPTesting",
+                "TributaryTestSupport",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "NewsSandboxTests",
+            dependencies: [
+                "NewsAPI",
+                "NewsSandbox",
+                "TributaryAsyncHTTPClient",
+                "TributaryHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(
             name: "TributaryHTTPTests",
             dependencies: [

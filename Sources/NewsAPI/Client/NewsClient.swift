@@ -1,0 +1,95 @@
+public import Foundation
+import HTTPTypes
+public import Tributary
+public import TributaryHTTP
+
+/// Talks to NewsAPI.org, or to any server that speaks its protocol.
+///
+/// ```swift
+/// let news = NewsClient(apiKey: key, transport: URLSessionTransport())
+/// let page = try await news.articles(.topHeadlines(country: "us"))
+/// ```
+///
+/// Requests are validated before they are sent; failures arrive as ``NewsError`` with the
+/// server's code and message. The key travels in the `X-Api-Key` header and never appears in
+/// logs or error descriptions.
+public struct NewsClient: Sendable {
+    /// NewsAPI.org's base URL.
+    public static let newsAPIBaseURL = URL(string: "https://newsapi.org/v2")!
+
+    /// The header field that carries the key.
+    static let keyHeader = HTTPField.Name("X-Api-Key")!
+
+    /// The client that carries the exchanges.
+    public var api: APIClient
+
+    /// Creates a client for the server at `baseURL`.
+    ///
+    /// - Parameters:
+    ///   - apiKey: The key sent with each request; nil sends none.
+    ///   - baseURL: The server's `/v2` URL.
+    ///   - transport: What carries the exchanges.
+    ///   - middleware: Further steps each exchange passes through, after authentication.
+    ///   - retryPolicy: When to try again; a `Retry-After` longer than its budget is not waited for.
+    public init(
+        apiKey: String?,
+        baseURL: URL = NewsClient.newsAPIBaseURL,
+        transport: any HTTPTransporting,
+        middleware: [any APIMiddleware] = [],
+        retryPolicy: RetryPolicy = .standard
+    ) {
+        let authentication = apiKey.map { [Authentication(.apiKey($0, header: Self.keyHeader))] } ?? []
+        api = APIClient(
+            baseURL: baseURL,
+            transport: transport,
+            middleware: authentication + middleware,
+            retryPolicy: retryPolicy,
+            serverErrors: .newsAPI
+        )
+    }
+
+    /// Creates a client over a configured ``APIClient``, which adds the key itself.
+    public init(api: APIClient) {
+        self.api = api
+    }
+
+    /// A page of articles from top headlines or everything.
+    public func articles(_ endpoint: NewsEndpoint) async throws(NewsError) -> ArticlesPage {
+        if case .sources = endpoint {
+            throw NewsError(.invalidRequest(reason: "the sources endpoint lists sources, not articles"))
+        }
+        return try await send(endpoint, as: ArticlesPage.self)
+    }
+
+    /// The sources matching `query`.
+    public func sources(_ query: NewsEndpoint.Sources = .init()) async throws(NewsError) -> [NewsSource] {
+        try await send(.sources(query), as: SourcesPage.self).sources
+    }
+
+    /// A publisher of the page ``articles(_:)`` returns, sent when subscribed to and
+    /// cancelled with the subscription.
+    public func articlesPublisher(_ endpoint: NewsEndpoint) -> AnyPublisher<ArticlesPage, NewsError> {
+        AsyncOperationPublisher { () async throws(NewsError) in try await articles(endpoint) }
+            .eraseToAnyPublisher()
+    }
+
+    /// A publisher of the sources ``sources(_:)`` returns.
+    public func sourcesPublisher(
+        _ query: NewsEndpoint.Sources = .init()
+    ) -> AnyPublisher<[NewsSource], NewsError> {
+        AsyncOperationPublisher { () async throws(NewsError) in try await sources(query) }
+            .eraseToAnyPublisher()
+    }
+
+    private func send<Response: Decodable & Sendable>(
+        _ endpoint: NewsEndpoint,
+        as: Response.Type
+    ) async throws(NewsError) -> Response {
+        try endpoint.validate()
+        do {
+            return try await api.send(Request<Response>(.path(endpoint.path), query: endpoint.queryItems))
+        } catch {
+            throw NewsError(error, now: api.now())
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// One page of articles from the top-headlines or everything endpoint.
+///
+/// One bad article never fails a page: articles that do not decode are skipped and counted in
+/// ``skippedCount``, and NewsAPI's "[Removed]" placeholders are left out and counted in
+/// ``removedCount``.
+public struct ArticlesPage: Sendable, Hashable, Codable {
+    /// How many articles match the request in all, over every page.
+    public var totalResults: Int
+    /// The articles on this page that can be shown, in the server's order.
+    public var articles: [Article]
+    /// How many entries on this page did not decode.
+    public var skippedCount: Int
+    /// How many entries on this page were placeholders for removed articles.
+    public var removedCount: Int
+
+    /// Creates a page.
+    public init(totalResults: Int, articles: [Article], skippedCount: Int = 0, removedCount: Int = 0) {
+        self.totalResults = totalResults
+        self.articles = articles
+        self.skippedCount = skippedCount
+        self.removedCount = removedCount
+    }
+
+    /// How many entries the server sent on this page.
+    public var receivedCount: Int { articles.count + skippedCount + removedCount }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let entries = try container.decode(LossyList<Article>.self, forKey: .articles)
+        articles = entries.elements.filter { !$0.isRemoved }
+        skippedCount = entries.failures
+        removedCount = entries.elements.count - articles.count
+        totalResults = (try? container.decodeIfPresent(Int.self, forKey: .totalResults)) ?? entries.count
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("ok", forKey: .status)
+        try container.encode(totalResults, forKey: .totalResults)
+        try container.encode(articles, forKey: .articles)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case status, totalResults, articles
+    }
+}
+
+/// The sources endpoint's answer.
+public struct SourcesPage: Sendable, Hashable, Codable {
+    /// The sources, in the server's order.
+    public var sources: [NewsSource]
+    /// How many entries did not decode.
+    public var skippedCount: Int
+
+    /// Creates a list of sources.
+    public init(sources: [NewsSource], skippedCount: Int = 0) {
+        self.sources = sources
+        self.skippedCount = skippedCount
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let entries = try container.decode(LossyList<NewsSource>.self, forKey: .sources)
+        sources = entries.elements
+        skippedCount = entries.failures
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("ok", forKey: .status)
+        try container.encode(sources, forKey: .sources)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case status, sources
+    }
+}
+
+/// A JSON array whose elements are decoded one by one, keeping those that decode and counting
+/// the rest.
+struct LossyList<Element: Decodable>: Decodable {
+    var elements: [Element] = []
+    var failures = 0
+    var count: Int { elements.count + failures }
+
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        elements.reserveCapacity(container.count ?? 0)
+        while !container.isAtEnd {
+            let index = container.currentIndex
+            do {
+                elements.append(try container.decode(Element.self))
+            } catch {
+                failures += 1
+                // A failed decode may or may not have moved past the element.
+                if container.currentIndex == index {
+                    _ = try container.decode(Skip.self)
+                }
+            }
+        }
+    }
+
+    private struct Skip: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+}

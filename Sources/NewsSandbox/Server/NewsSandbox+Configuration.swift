@@ -1,0 +1,54 @@
+public import Foundation
+
+extension NewsSandbox {
+    /// How a sandbox behaves: who may call it, how much, and how badly it fails.
+    public struct Configuration: Sendable {
+        /// The address to listen on.
+        public var host: String
+        /// The port to listen on; 0 lets the system choose a free one.
+        public var port: Int
+        /// The keys accepted, in the `X-Api-Key` header, the `apiKey` query item or
+        /// `Authorization`.
+        public var apiKeys: [String]
+        /// Requests one key may make in 24 hours; nil for no limit.
+        public var dailyQuota: Int?
+        /// Whether to act as NewsAPI's developer plan: results past the first 100 are refused
+        /// with `maximumResultsReached`, and the quota defaults to 100 requests a day.
+        public var developerPlan: Bool
+        /// Added to the time of every response.
+        public var latency: Duration
+        /// The share of requests, from 0 to 1, that fail with `unexpectedError`.
+        public var failureRate: Double
+        /// Fixes the dataset and which requests fail.
+        public var seed: UInt64
+        /// The time now, for the quota's 24-hour window.
+        public var now: @Sendable () -> Date
+
+        /// Creates a configuration; the defaults make a sandbox on a free loopback port that
+        /// accepts ``NewsSandbox/demoKey``, with no quota, latency or failures.
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 0,
+            apiKeys: [String] = [NewsSandbox.demoKey],
+            dailyQuota: Int? = nil,
+            developerPlan: Bool = false,
+            latency: Duration = .zero,
+            failureRate: Double = 0,
+            seed: UInt64 = 1,
+            now: @escaping @Sendable () -> Date = { Date() }
+        ) {
+            self.host = host
+            self.port = port
+            self.apiKeys = apiKeys
+            self.dailyQuota = dailyQuota
+            self.developerPlan = developerPlan
+            self.latency = latency
+            self.failureRate = failureRate
+            self.seed = seed
+            self.now = now
+        }
+
+        /// The quota in force: the one given, or 100 a day on the developer plan.
+        var effectiveQuota: Int? { dailyQuota ?? (developerPlan ? 100 : nil) }
+    }
+}

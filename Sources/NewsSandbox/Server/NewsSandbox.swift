@@ -1,0 +1,145 @@
+import Foundation
+import NewsAPI
+import Synchronization
+
+/// A local server that speaks the NewsAPI.org v2 protocol over a generated ``Dataset``, so that
+/// news readers, tests and benchmarks run with no network and no key.
+///
+/// ```swift
+/// try await NewsSandbox.withRunning { baseURL in
+///     let news = NewsClient(apiKey: NewsSandbox.demoKey, baseURL: baseURL, transport: transport)
+///     let page = try await news.articles(.topHeadlines(country: "us"))
+/// }
+/// ```
+///
+/// It answers `/v2/top-headlines`, `/v2/everything` and `/v2/top-headlines/sources` (and the
+/// older `/v2/sources`) with every parameter NEWSAPI.md lists, and fails exactly as NewsAPI
+/// does: missing or invalid keys, bad parameters, too many sources, unknown sources, results
+/// past the developer plan's first 100, and a spent quota. Latency and random failures can be
+/// added for tests and benchmarks.
+public final class NewsSandbox: Sendable {
+    /// The key a sandbox accepts unless told otherwise.
+    public static let demoKey = "tributary-sandbox-demo"
+
+    /// How the sandbox behaves.
+    public let configuration: Configuration
+    /// The news it serves.
+    public let dataset: Dataset
+
+    private struct State {
+        var random: SeededGenerator
+        /// For each key, when its 24-hour window began and how many requests it has made in it.
+        var usage: [String: (start: Date, count: Int)] = [:]
+    }
+
+    private let state: Mutex<State>
+
+    /// Creates a sandbox; ``run(onReady:)`` or ``withRunning(_:_:)`` serves it.
+    public init(configuration: Configuration = Configuration(), dataset: Dataset? = nil) {
+        self.configuration = configuration
+        self.dataset = dataset ?? Dataset(seed: configuration.seed)
+        state = Mutex(State(random: SeededGenerator(seed: configuration.seed ^ 0x5EED)))
+    }
+
+    /// Answers one request.
+    func respond(to request: SandboxRequest) async -> SandboxResponse {
+        if configuration.latency > .zero {
+            try? await Task.sleep(for: configuration.latency)
+        }
+        var path = request.path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        let endpoint: (SandboxRequest) throws(Refusal) -> SandboxResponse
+        switch path {
+        case "/v2/top-headlines": endpoint = topHeadlines
+        case "/v2/everything": endpoint = everything
+        case "/v2/top-headlines/sources", "/v2/sources": endpoint = sources
+        default:
+            return .error(404, "routeNotFound", "There is no endpoint at \(request.path).")
+        }
+        do throws(Refusal) {
+            try admit(request)
+            return try endpoint(request)
+        } catch {
+            return error.response
+        }
+    }
+
+    // MARK: Admission
+
+    /// A request the sandbox refuses, with NewsAPI's status, code and message.
+    struct Refusal: Error {
+        var status: Int
+        var code: String
+        var message: String
+        var retryAfter: Int?
+
+        var response: SandboxResponse {
+            var response = SandboxResponse.error(status, code, message)
+            if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
+            return response
+        }
+    }
+
+    /// The key a request carries, from any of the three places NewsAPI reads it.
+    static func key(of request: SandboxRequest) -> String? {
+        if let key = request.headers["x-api-key"], !key.isEmpty { return key }
+        if let key = request.query["apiKey"], !key.isEmpty { return key }
+        if var key = request.headers["authorization"] {
+            if key.lowercased().hasPrefix("bearer ") { key.removeFirst(7) }
+            key = key.trimmingCharacters(in: .whitespaces)
+            return key.isEmpty ? nil : key
+        }
+        return nil
+    }
+
+    private func admit(_ request: SandboxRequest) throws(Refusal) {
+        guard let key = Self.key(of: request) else {
+            throw Refusal(
+                status: 401,
+                code: "apiKeyMissing",
+                message:
+                    "Your API key is missing. Append this to the URL with the apiKey param, or use the x-api-key HTTP header."
+            )
+        }
+        guard configuration.apiKeys.contains(key) else {
+            throw Refusal(
+                status: 401,
+                code: "apiKeyInvalid",
+                message:
+                    "Your API key is invalid or incorrect. Check your key, or start the sandbox with --api-key."
+            )
+        }
+        let quota = configuration.effectiveQuota
+        let now = configuration.now()
+        let outcome: Refusal? = state.withLock { state in
+            if let quota {
+                var usage = state.usage[key] ?? (now, 0)
+                if now.timeIntervalSince(usage.start) >= 86_400 { usage = (now, 0) }
+                guard usage.count < quota else {
+                    let wait = Int(
+                        (usage.start.addingTimeInterval(86_400).timeIntervalSince(now)).rounded(.up)
+                    )
+                    return Refusal(
+                        status: 429,
+                        code: "rateLimited",
+                        message:
+                            "You have made too many requests recently. This key is limited to \(quota) requests over a 24 hour period.",
+                        retryAfter: max(wait, 1)
+                    )
+                }
+                usage.count += 1
+                state.usage[key] = usage
+            }
+            if configuration.failureRate > 0, state.random.chance(configuration.failureRate) {
+                return Refusal(
+                    status: 500,
+                    code: "unexpectedError",
+                    message:
+                        "This shouldn't happen, and if it does then it's our fault, not yours. Try the request again shortly."
+                )
+            }
+            return nil
+        }
+        if let outcome { throw outcome }
+    }
+}

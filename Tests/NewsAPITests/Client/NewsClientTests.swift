@@ -1,0 +1,121 @@
+import Foundation
+import HTTPTypes
+import InMemoryLogging
+import Logging
+import NewsAPI
+import NewsSandbox
+import Testing
+import Tributary
+import TributaryAsyncHTTPClient
+import TributaryHTTP
+import TributaryHTTPTesting
+import TributaryTestSupport
+
+@Suite(.timeLimit(.minutes(1)))
+struct NewsClientTests {
+    @Test func sendsTheKeyInTheHeaderAndNeverShowsIt() async throws {
+        let handler = InMemoryLogHandler()
+        let logger = Logger(label: "news") { _ in handler }
+        let key = "secret-key-4711"
+        try await withNewsClient(
+            .init(apiKeys: [key]),
+            key: key,
+            middleware: [RequestLogging(logger: logger)]
+        ) { news in
+            let page = try await news.articles(.topHeadlines(country: "us"))
+            #expect(page.totalResults > 0)
+            let error = try #require(
+                await caught { try await news.articles(.topHeadlines(sources: ["nope"])) }
+            )
+            #expect(error.code == .sourceDoesNotExist)
+            for text in [error.description, error.alertMessage] + handler.entries.map({ "\($0.message)" }) {
+                #expect(!text.contains(key), "\(text)")
+            }
+            #expect(handler.entries.count == 2)
+        }
+    }
+
+    @Test func validatesBeforeSending() async throws {
+        let transport = MockTransport(responses: [])
+        let news = NewsClient(apiKey: "k", transport: transport)
+        let error = await caught {
+            try await news.articles(.topHeadlines(.init(country: "us", sources: ["bbc-news"])))
+        }
+        #expect(
+            error?.alertMessage
+                == "This search cannot be made: sources cannot be mixed with a country or a category."
+        )
+        let notArticles = await caught { try await news.articles(.sources(.init())) }
+        guard case .invalidRequest = notArticles?.kind else {
+            Issue.record("expected an invalid request, got \(String(describing: notArticles))")
+            return
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func turnsEveryServerCodeIntoATypedCode() async throws {
+        let codes = [
+            "apiKeyMissing", "apiKeyInvalid", "apiKeyDisabled", "apiKeyExhausted", "rateLimited",
+            "parametersMissing", "parameterInvalid", "parametersIncompatible", "sourcesTooMany",
+            "sourceDoesNotExist", "maximumResultsReached", "corsNotAllowed", "unexpectedError",
+            "somethingNew",
+        ]
+        for code in codes {
+            let transport = MockTransport(responses: [
+                .json(#"{"status":"error","code":"\#(code)","message":"Message for \#(code)."}"#, status: 400)
+            ])
+            let news = NewsClient(apiKey: "k", transport: transport, retryPolicy: .never)
+            let error = try #require(await caught { try await news.sources() })
+            guard case .server(let typed, let message) = error.kind else {
+                Issue.record("\(code): \(error)")
+                continue
+            }
+            #expect(typed.rawValue == code)
+            #expect(message == "Message for \(code).")
+            if code == "somethingNew" {
+                #expect(typed == .unknown("somethingNew"))
+                #expect(error.alertMessage == "Message for somethingNew.")
+            } else {
+                #expect(NewsError.Code(rawValue: code) == typed)
+            }
+        }
+    }
+
+    @Test func saysWhatHappenedWhenTheServerCannotBeReached() async throws {
+        try await AsyncHTTPClientTransport.withTransport { transport in
+            let news = NewsClient(
+                apiKey: "k",
+                baseURL: URL(string: "http://127.0.0.1:1/v2")!,
+                transport: transport,
+                retryPolicy: .never
+            )
+            let error = try #require(await caught { try await news.sources() })
+            #expect(error.alertMessage == "The news service cannot be reached. Check your connection.")
+            #expect(error.code == nil)
+        }
+    }
+
+    @Test func publishesAPageWhenSubscribedTo() async throws {
+        try await withNewsClient { news in
+            let publisher = news.articlesPublisher(.everything(query: "swift", paging: .init(pageSize: 5)))
+            let events = Locked<[String]>([])
+            let cancellable = publisher.sink(
+                receiveCompletion: { completion in events.withLock { $0.append("\(completion)") } },
+                receiveValue: { page in events.withLock { $0.append("page \(page.articles.count)") } }
+            )
+            while events.withLock({ $0.count < 2 }) { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(events.withLock { $0 } == ["page 5", "finished"])
+            cancellable.cancel()
+        }
+    }
+
+    @Test(arguments: [
+        (Duration.seconds(12 * 3_600), "Rate limited — try again in 12 hours."),
+        (.seconds(90), "Rate limited — try again in 2 minutes."),
+        (.seconds(1), "Rate limited — try again in 1 second."),
+    ])
+    func saysWhenToTryAgain(wait: Duration, message: String) {
+        let error = NewsError(.server(.rateLimited, message: "Too many."), retryAfter: wait)
+        #expect(error.alertMessage == message)
+    }
+}
