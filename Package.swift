@@ -99,12 +99,15 @@ let package = Package(
                 "TributaryAsyncHTTPClient",
                 "TributaryHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .target(name: "TributaryTestSupport", path: "Tests/TributaryTestSupport"),
         .testTarget(
             name: "TributaryCLITests",
             dependencies: [
+                "NewsAPI",
+                "NewsSandbox",
                 "TributaryCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -37,7 +37,7 @@ struct SandboxResponse: Sendable {
 
     static func json(_ value: some Encodable) -> SandboxResponse {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = (try? encoder.encode(value)) ?? Data()
         return SandboxResponse(status: 200, body: body)
     }

@@ -1,0 +1,39 @@
+import Foundation
+import Synchronization
+
+/// Where commands write: standard output and standard error, or a capture in tests.
+final class Console: Sendable {
+    private let write: @Sendable (_ text: String, _ isError: Bool) -> Void
+
+    init(write: @escaping @Sendable (_ text: String, _ isError: Bool) -> Void) {
+        self.write = write
+    }
+
+    /// The process's standard output and standard error.
+    static let standard = Console { text, isError in
+        let handle = isError ? FileHandle.standardError : FileHandle.standardOutput
+        handle.write(Data(text.utf8))
+    }
+
+    /// Writes a line to standard output.
+    func print(_ line: String) { write(line + "\n", false) }
+
+    /// Writes a line to standard error.
+    func note(_ line: String) { write(line + "\n", true) }
+}
+
+/// A console that keeps what is written, for tests.
+final class CapturedConsole: Sendable {
+    private let lines = Mutex<(output: String, errors: String)>(("", ""))
+
+    var console: Console {
+        Console { text, isError in
+            self.lines.withLock { lines in
+                if isError { lines.errors += text } else { lines.output += text }
+            }
+        }
+    }
+
+    var output: String { lines.withLock { $0.output } }
+    var errors: String { lines.withLock { $0.errors } }
+}

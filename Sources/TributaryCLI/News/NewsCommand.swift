@@ -1,0 +1,268 @@
+public import ArgumentParser
+import Foundation
+public import NewsAPI
+import NewsSandbox
+import TributaryAsyncHTTPClient
+import TributaryHTTP
+
+/// `tributary news`: headlines, searches and sources from NewsAPI or the sandbox.
+struct NewsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "news",
+        abstract: "Read the news from NewsAPI.org, or from the built-in sandbox.",
+        discussion: """
+            With NEWSAPI_KEY set, the news comes from newsapi.org, or from --base-url \
+            (NEWSAPI_BASE_URL). Without a key and without a base URL, a sandbox starts in this \
+            process on a free loopback port and serves generated news.
+            """,
+        subcommands: [Headlines.self, Search.self, Sources.self]
+    )
+
+    /// Where the news comes from, and how it is shown.
+    struct Connection: ParsableArguments {
+        @Option(
+            name: .customLong("base-url"),
+            help: "A server that speaks the NewsAPI protocol (NEWSAPI_BASE_URL)."
+        )
+        var baseURL: String?
+
+        @Option(name: .customLong("api-key"), help: "The NewsAPI key (NEWSAPI_KEY).")
+        var apiKey: String?
+
+        @Flag(help: "Print the server's JSON instead of a list.")
+        var json = false
+
+        var environment: [String: String] = ProcessInfo.processInfo.environment
+
+        enum CodingKeys: CodingKey {
+            case baseURL, apiKey, json
+        }
+
+        func validate() throws {
+            if let text = baseURL ?? environment["NEWSAPI_BASE_URL"], Self.url(text) == nil {
+                throw ValidationError("The base URL \"\(text)\" is not an http or https URL.")
+            }
+        }
+
+        static func url(_ text: String) -> URL? {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else { return nil }
+            return url
+        }
+
+        /// Runs `body` with a client of the server these options name, starting the sandbox
+        /// when they name none.
+        func withClient<Result: Sendable>(
+            console: Console,
+            _ body: (NewsClient) async throws -> Result
+        ) async throws -> Result {
+            let key = apiKey ?? environment["NEWSAPI_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+            let base = (baseURL ?? environment["NEWSAPI_BASE_URL"]).flatMap(Self.url)
+            if key == nil, base == nil {
+                return try await NewsSandbox.withRunning { url in
+                    console.note("No NEWSAPI_KEY set: reading the built-in sandbox at \(url).")
+                    return try await Self.withClient(key: NewsSandbox.demoKey, baseURL: url, body)
+                }
+            }
+            return try await Self.withClient(
+                key: key ?? NewsSandbox.demoKey,
+                baseURL: base ?? NewsClient.newsAPIBaseURL,
+                body
+            )
+        }
+
+        private static func withClient<Result: Sendable>(
+            key: String,
+            baseURL: URL,
+            _ body: (NewsClient) async throws -> Result
+        ) async throws -> Result {
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                try await body(NewsClient(apiKey: key, baseURL: baseURL, transport: transport))
+            }
+        }
+    }
+
+    struct Paging: ParsableArguments {
+        @Option(help: "The page of results, from 1.")
+        var page = 1
+
+        @Option(help: "Results on a page, 1 to 100.")
+        var pageSize = 20
+
+        var value: NewsEndpoint.Paging { .init(page: page, pageSize: pageSize) }
+    }
+
+    struct Headlines: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Top headlines by country, category or source."
+        )
+
+        @Option(help: "A two-letter country code, such as us or de.")
+        var country: String?
+
+        @Option(help: "One of \(NewsCategory.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var category: NewsCategory?
+
+        @Option(help: "Source ids, separated by commas.")
+        var source: String?
+
+        @Option(help: "Keywords to look for.")
+        var query: String?
+
+        @OptionGroup var paging: Paging
+        @OptionGroup var connection: Connection
+
+        func run() async throws {
+            try await execute(console: .standard)
+        }
+
+        func execute(console: Console) async throws {
+            let sources = source.map { $0.split(separator: ",").map(String.init) } ?? []
+            // With nothing chosen, the headlines of the United States, as NewsAPI's examples.
+            let country = country ?? (category == nil && sources.isEmpty && query == nil ? "us" : nil)
+            let endpoint = NewsEndpoint.topHeadlines(
+                .init(
+                    country: country,
+                    category: category,
+                    sources: sources,
+                    query: query,
+                    paging: paging.value
+                )
+            )
+            try await showArticles(endpoint, connection: connection, console: console)
+        }
+    }
+
+    struct Search: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Search every article.",
+            discussion: """
+                QUERY takes NewsAPI's syntax: "exact phrase", +must, -mustNot, AND, OR, NOT and \
+                parentheses.
+                """
+        )
+
+        @Argument(help: "What to search for.")
+        var query: String
+
+        @Option(
+            name: .customLong("in"),
+            help: "Fields to search, separated by commas: title, description, content."
+        )
+        var searchIn: String?
+
+        @Option(help: "The oldest date, ISO 8601 (2026-01-10 or 2026-01-10T08:00:00Z).")
+        var from: String?
+
+        @Option(help: "The newest date, ISO 8601.")
+        var to: String?
+
+        @Option(help: "relevancy, popularity or publishedAt.")
+        var sort: NewsEndpoint.SortOrder?
+
+        @Option(help: "A two-letter language code, such as en.")
+        var language: String?
+
+        @OptionGroup var paging: Paging
+        @OptionGroup var connection: Connection
+
+        func validate() throws {
+            for field in fields where NewsEndpoint.SearchField(rawValue: field) == nil {
+                throw ValidationError("--in takes title, description and content, not \"\(field)\".")
+            }
+            for (name, value) in [("--from", from), ("--to", to)] {
+                if let value, ISO8601Date.parse(value) == nil {
+                    throw ValidationError("\(name) \"\(value)\" is not an ISO 8601 date.")
+                }
+            }
+        }
+
+        private var fields: [String] {
+            (searchIn ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+
+        func run() async throws {
+            try await execute(console: .standard)
+        }
+
+        func execute(console: Console) async throws {
+            let endpoint = NewsEndpoint.everything(
+                .init(
+                    query: query,
+                    searchIn: fields.compactMap(NewsEndpoint.SearchField.init(rawValue:)),
+                    from: from.flatMap(ISO8601Date.parse),
+                    to: to.flatMap(ISO8601Date.parse),
+                    language: language,
+                    sortBy: sort,
+                    paging: paging.value
+                )
+            )
+            try await showArticles(endpoint, connection: connection, console: console)
+        }
+    }
+
+    struct Sources: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The sources headlines come from.")
+
+        @Option(help: "A two-letter country code.")
+        var country: String?
+
+        @Option(help: "One of \(NewsCategory.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var category: NewsCategory?
+
+        @Option(help: "A two-letter language code.")
+        var language: String?
+
+        @OptionGroup var connection: Connection
+
+        func run() async throws {
+            try await execute(console: .standard)
+        }
+
+        func execute(console: Console) async throws {
+            let query = NewsEndpoint.Sources(country: country, category: category, language: language)
+            let sources = try await reporting(console) {
+                try await connection.withClient(console: console) { try await $0.sources(query) }
+            }
+            if connection.json {
+                console.print(try NewsFormat.json(SourcesPage(sources: sources)))
+            } else {
+                console.print(NewsFormat.sources(sources))
+            }
+        }
+    }
+}
+
+/// Fetches and prints a page of articles.
+private func showArticles(
+    _ endpoint: NewsEndpoint,
+    connection: NewsCommand.Connection,
+    console: Console
+)
+    async throws
+{
+    let page = try await reporting(console) {
+        try await connection.withClient(console: console) { try await $0.articles(endpoint) }
+    }
+    if connection.json {
+        console.print(try NewsFormat.json(page))
+    } else {
+        let paging = endpoint.paging ?? .init()
+        let first = ((paging.page ?? 1) - 1) * (paging.pageSize ?? page.receivedCount) + 1
+        console.print(NewsFormat.articles(page, numberedFrom: first, now: Date()))
+    }
+}
+
+/// Runs `body`, turning a NewsAPI failure into one line on standard error and exit code 1.
+private func reporting<Result>(_ console: Console, _ body: () async throws -> Result) async throws -> Result {
+    do {
+        return try await body()
+    } catch let error as NewsError {
+        console.note("error: \(error.alertMessage)")
+        throw ExitCode.failure
+    }
+}
+
+extension NewsCategory: ExpressibleByArgument {}
+extension NewsEndpoint.SortOrder: ExpressibleByArgument {}

@@ -1,0 +1,58 @@
+import Foundation
+import NewsAPI
+
+/// How news is shown in a terminal.
+enum NewsFormat {
+    /// A numbered list from `first`: title, then source and age, then the link.
+    static func articles(_ page: ArticlesPage, numberedFrom first: Int, now: Date) -> String {
+        guard !page.articles.isEmpty else {
+            return "No articles (\(page.totalResults) in all)."
+        }
+        var lines: [String] = []
+        for (offset, article) in page.articles.enumerated() {
+            let label = "\(first + offset)."
+            let indent = String(repeating: " ", count: label.count + 1)
+            lines.append("\(label) \(article.title)")
+            lines.append("\(indent)\(article.source.name) · \(age(of: article.publishedAt, now: now))")
+            lines.append("\(indent)\(article.url.absoluteString)")
+        }
+        var summary = "\(page.articles.count) of \(page.totalResults) articles"
+        if page.skippedCount > 0 { summary += "; \(page.skippedCount) unreadable left out" }
+        if page.removedCount > 0 { summary += "; \(page.removedCount) removed left out" }
+        return lines.joined(separator: "\n") + "\n\n" + summary + "."
+    }
+
+    /// One line a source: id, name, category, country and language.
+    static func sources(_ sources: [NewsSource]) -> String {
+        guard !sources.isEmpty else { return "No sources." }
+        let width = sources.map(\.id.count).max() ?? 0
+        return sources.map { source in
+            let details = [source.category, source.country?.uppercased(), source.language].compactMap { $0 }
+            return source.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + source.name
+                + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+        }
+        .joined(separator: "\n")
+    }
+
+    /// How long ago `date` was: "just now", "5 minutes ago", "3 hours ago", "2 days ago".
+    static func age(of date: Date, now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        func ago(_ count: Int, _ unit: String) -> String { "\(count) \(unit)\(count == 1 ? "" : "s") ago" }
+        switch seconds {
+        case ..<0: return "in the future"
+        case ..<60: return "just now"
+        case ..<3_600: return ago(seconds / 60, "minute")
+        case ..<86_400: return ago(seconds / 3_600, "hour")
+        case ..<(30 * 86_400): return ago(seconds / 86_400, "day")
+        case ..<(365 * 86_400): return ago(seconds / (30 * 86_400), "month")
+        default: return ago(seconds / (365 * 86_400), "year")
+        }
+    }
+
+    /// `value` as indented JSON.
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import NewsAPI
+import NewsSandbox
+import Testing
+
+@testable import TributaryCLI
+
+/// `tributary news` and `tributary sandbox`, run in-process against real sandboxes.
+@Suite(.timeLimit(.minutes(1)))
+struct NewsCommandTests {
+    /// Runs `arguments` with `environment`, returning what was printed and the exit code.
+    private func run(
+        _ arguments: [String],
+        environment: [String: String] = [:]
+    ) async -> (
+        output: String, errors: String, exitCode: ExitCode
+    ) {
+        let capture = CapturedConsole()
+        do {
+            let parsed = try TributaryCommand.parseAsRoot(arguments)
+            switch parsed {
+            case var command as NewsCommand.Headlines:
+                command.connection.environment = environment
+                try await command.execute(console: capture.console)
+            case var command as NewsCommand.Search:
+                command.connection.environment = environment
+                try await command.execute(console: capture.console)
+            case var command as NewsCommand.Sources:
+                command.connection.environment = environment
+                try await command.execute(console: capture.console)
+            default:
+                Issue.record("unexpected command \(parsed)")
+            }
+            return (capture.output, capture.errors, .success)
+        } catch {
+            let message = TributaryCommand.fullMessage(for: error)
+            return (capture.output, capture.errors + message, TributaryCommand.exitCode(for: error))
+        }
+    }
+
+    @Test func readsHeadlinesFromTheBuiltInSandboxWithoutAKey() async {
+        let result = await run(["news", "headlines", "--category", "science", "--page-size", "5"])
+        #expect(result.exitCode == .success)
+        #expect(
+            result.errors.contains("No NEWSAPI_KEY set: reading the built-in sandbox at http://127.0.0.1:")
+        )
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first?.hasPrefix("1. ") == true)
+        #expect(lines.contains { $0.hasPrefix("5. ") })
+        #expect(lines.contains { $0.contains(" · ") && $0.hasSuffix(" ago") })
+        #expect(lines.contains { $0.hasPrefix("   https://") })
+        #expect(result.output.contains(" of ") && result.output.hasSuffix("articles.\n"))
+    }
+
+    @Test func printsTheServersJSONWhenAsked() async throws {
+        let result = await run(["news", "search", "swift OR compiler", "--sort", "popularity", "--json"])
+        #expect(result.exitCode == .success)
+        let page = try JSONDecoder().decode(ArticlesPage.self, from: Data(result.output.utf8))
+        #expect(page.articles.count == 20)
+        #expect(page.totalResults > 20)
+    }
+
+    @Test func talksToTheServerTheBaseURLNames() async throws {
+        try await NewsSandbox.withRunning(.init(apiKeys: ["k1"], seed: 9)) { url in
+            let environment = ["NEWSAPI_BASE_URL": url.absoluteString, "NEWSAPI_KEY": "k1"]
+            let sources = await run(["news", "sources", "--country", "de"], environment: environment)
+            #expect(sources.exitCode == .success)
+            #expect(sources.errors.isEmpty)
+            #expect(sources.output.contains("(") && sources.output.contains("DE, de)"))
+
+            let paged = await run(
+                ["news", "headlines", "--country", "us", "--page", "2", "--page-size", "3"],
+                environment: environment
+            )
+            #expect(paged.output.hasPrefix("4. "))
+
+            let wrongKey = await run(
+                ["news", "headlines"],
+                environment: ["NEWSAPI_BASE_URL": url.absoluteString, "NEWSAPI_KEY": "nope"]
+            )
+            #expect(wrongKey.exitCode == .failure)
+            #expect(wrongKey.errors == "error: Your API key is invalid.\n")
+            #expect(wrongKey.output.isEmpty)
+        }
+    }
+
+    @Test func saysWhatIsWrongInOneLine() async {
+        let invalid = await run(["news", "headlines", "--country", "us", "--source", "bbc-news"])
+        #expect(invalid.exitCode == .failure)
+        #expect(
+            invalid.errors.hasSuffix(
+                "error: This search cannot be made: sources cannot be mixed with a country or a category.\n"
+            )
+        )
+
+        let unreachable = await run(
+            ["news", "sources"],
+            environment: ["NEWSAPI_BASE_URL": "http://127.0.0.1:1/v2"]
+        )
+        #expect(unreachable.errors == "error: The news service cannot be reached. Check your connection.\n")
+    }
+
+    @Test(arguments: [
+        (["news", "search", "swift", "--in", "body"], "--in takes title, description and content"),
+        (["news", "search", "swift", "--from", "last week"], "is not an ISO 8601 date"),
+        (["news", "headlines", "--category", "weather"], "The value 'weather' is invalid"),
+        (["news", "headlines", "--base-url", "ftp://example.com"], "is not an http or https URL"),
+        (["sandbox", "--failure-rate", "2"], "--failure-rate must be from 0 to 1"),
+        (["sandbox", "--port", "70000"], "--port must be from 0 to 65535"),
+    ])
+    func refusesBadFlags(arguments: [String], message: String) {
+        do {
+            _ = try TributaryCommand.parseAsRoot(arguments)
+            Issue.record("\(arguments) parsed")
+        } catch {
+            #expect(TributaryCommand.fullMessage(for: error).contains(message))
+            #expect(TributaryCommand.exitCode(for: error) == .validationFailure)
+        }
+    }
+
+    @Test func configuresTheSandboxFromItsFlags() throws {
+        let command = try #require(
+            try TributaryCommand.parseAsRoot([
+                "sandbox", "--port", "0", "--api-key", "a", "--api-key", "b", "--daily-quota", "5",
+                "--developer-plan", "--latency", "20", "--failure-rate", "0.25", "--seed", "42",
+            ]) as? SandboxCommand
+        )
+        let configuration = command.sandboxConfiguration
+        #expect(configuration.apiKeys == ["a", "b"])
+        #expect(configuration.dailyQuota == 5)
+        #expect(configuration.developerPlan)
+        #expect(configuration.latency == .milliseconds(20))
+        #expect(configuration.failureRate == 0.25)
+        #expect(configuration.seed == 42)
+        let defaults = try #require(try TributaryCommand.parseAsRoot(["sandbox"]) as? SandboxCommand)
+        #expect(defaults.sandboxConfiguration.apiKeys == [NewsSandbox.demoKey])
+        #expect(defaults.sandboxConfiguration.port == 8080)
+    }
+}
