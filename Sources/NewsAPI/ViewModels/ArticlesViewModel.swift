@@ -1,0 +1,164 @@
+public import CombineSchedulers
+public import Foundation
+public import Tributary
+
+/// The state of an articles screen: a feed, a search box, a list that pages, and an alert.
+///
+/// Inputs are `@Published` and outputs follow them through one subscription made in `init`:
+/// typing is debounced, blank and repeated searches are ignored, and only the latest
+/// request's answer lands; an older response that arrives late is dropped. Outputs change on
+/// the injected scheduler, the main queue unless a test passes a virtual-time one.
+///
+/// ```swift
+/// let model = ArticlesViewModel(feed: .category(.technology, country: "us"), client: news)
+/// model.searchText = "swift"   // searched 300 ms after the typing stops
+/// model.loadMore()             // appends the next page
+/// ```
+@MainActor
+public final class ArticlesViewModel: ObservableObject {
+    /// What the screen lists.
+    public enum Feed: Hashable, Sendable {
+        /// The top headlines of a country.
+        case topHeadlines(country: String)
+        /// The top headlines of a category in a country.
+        case category(NewsCategory, country: String)
+        /// The latest from one source.
+        case source(id: String)
+        /// Every article matching the search text; nothing while the search text is blank.
+        case search
+    }
+
+    /// One page asked of the server.
+    public struct PageRequest: Hashable, Sendable {
+        /// The endpoint, without paging.
+        public var endpoint: NewsEndpoint
+        /// The page, from 1.
+        public var page: Int
+        /// Tells a refresh from the request it repeats.
+        let serial: Int
+    }
+
+    /// The feed shown. Input.
+    @Published public var feed: Feed
+    /// The search box; narrows any feed, and is the query of ``Feed/search``. Input.
+    @Published public var searchText: String
+    /// The articles of every page loaded so far, without repeats. Output.
+    @Published public private(set) var articles: [Article] = []
+    /// The latest request and how it went. Output.
+    @Published public private(set) var state: Loadable<PageRequest, ArticlesPage, NewsError> = .idle
+    /// A message for an alert after a failure, until it is set back to nil. Output.
+    @Published public var errorMessage: String?
+    /// How many articles match in all, as the server last said.
+    @Published public private(set) var totalResults = 0
+
+    /// Whether there is a next page to load and nothing is loading.
+    public var canLoadMore: Bool {
+        current != nil && !state.isLoading && articles.count + skipped < totalResults
+    }
+
+    private let pageSize: Int
+    private let requests = PassthroughSubject<PageRequest?, Never>()
+    private var current: PageRequest?
+    private var serial = 0
+    private var skipped = 0
+    private var subscriptions: Set<AnyCancellable> = []
+
+    /// Creates the model and its subscription.
+    ///
+    /// - Parameters:
+    ///   - feed: The feed to show first.
+    ///   - searchText: The search box's first text.
+    ///   - client: Where the articles come from.
+    ///   - scheduler: Where debouncing waits and outputs change; the main queue by default.
+    ///   - pageSize: Articles on a page.
+    ///   - debounce: How long typing must pause before a search is sent.
+    public init(
+        feed: Feed = .topHeadlines(country: "us"),
+        searchText: String = "",
+        client: NewsClient,
+        scheduler: AnySchedulerOf<DispatchQueue> = .main,
+        pageSize: Int = 20,
+        debounce: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(300)
+    ) {
+        self.feed = feed
+        self.searchText = searchText
+        self.pageSize = pageSize
+
+        requests
+            .loadLatest { request in
+                client.articlesPublisher(request.endpoint.page(request.page)).receive(on: scheduler)
+            }
+            .sink { [weak self] state in self?.apply(state) }
+            .store(in: &subscriptions)
+
+        let query =
+            $searchText
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .dropFirst()
+            .debounce(for: debounce, scheduler: scheduler)
+            .prepend(searchText.trimmingCharacters(in: .whitespacesAndNewlines))
+            .removeDuplicates()
+        $feed
+            .combineLatest(query)
+            .compactMap { [pageSize] feed, query in Self.endpoint(feed, query: query, pageSize: pageSize) }
+            .removeDuplicates()
+            .sink { [weak self] endpoint in self?.load(endpoint, page: 1) }
+            .store(in: &subscriptions)
+    }
+
+    /// Fetches the next page and appends it, when there is one and nothing is loading.
+    public func loadMore() {
+        guard canLoadMore, let current else { return }
+        load(current.endpoint, page: current.page + 1)
+    }
+
+    /// Fetches the first page of the current feed again.
+    public func refresh() {
+        guard let current else { return }
+        load(current.endpoint, page: 1)
+    }
+
+    /// The endpoint for `feed` and `query`, or nil when there is nothing to ask.
+    static func endpoint(_ feed: Feed, query: String, pageSize: Int) -> NewsEndpoint? {
+        let query = query.isEmpty ? nil : query
+        let paging = NewsEndpoint.Paging(pageSize: pageSize)
+        switch feed {
+        case .topHeadlines(let country):
+            return .topHeadlines(country: country, query: query, paging: paging)
+        case .category(let category, let country):
+            return .topHeadlines(country: country, category: category, query: query, paging: paging)
+        case .source(let id):
+            return .topHeadlines(.init(sources: [id], query: query, paging: paging))
+        case .search:
+            return query.map { .everything(query: $0, paging: paging) }
+        }
+    }
+
+    private func load(_ endpoint: NewsEndpoint, page: Int) {
+        serial += 1
+        requests.send(PageRequest(endpoint: endpoint, page: page, serial: serial))
+    }
+
+    private func apply(_ update: Loadable<PageRequest, ArticlesPage, NewsError>) {
+        switch update {
+        case .loading(let request):
+            current = request
+        case .loaded(let page):
+            if current?.page == 1 {
+                articles = page.articles
+                skipped = 0
+            } else {
+                let known = Set(articles.map(\.id))
+                articles += page.articles.filter { !known.contains($0.id) }
+            }
+            skipped += page.skippedCount + page.removedCount
+            totalResults = page.totalResults
+            errorMessage = nil
+        case .failed(let error):
+            if !error.isCancellation { errorMessage = error.alertMessage }
+        case .idle:
+            break
+        }
+        state = update
+    }
+}

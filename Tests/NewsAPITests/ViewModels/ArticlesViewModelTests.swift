@@ -1,0 +1,199 @@
+import CombineSchedulers
+import Foundation
+import HTTPTypes
+import NewsAPI
+import NewsSandbox
+import Testing
+import Tributary
+import TributaryHTTP
+import TributaryHTTPTesting
+
+/// Runs `scheduler` until `condition` holds, letting real network answers arrive in between.
+@MainActor
+func settle(
+    _ scheduler: TestSchedulerOf<DispatchQueue>,
+    until condition: () -> Bool,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("the condition never held", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(2))
+        await scheduler.advance()
+    }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct ArticlesViewModelTests {
+    let scheduler = DispatchQueue.test
+
+    @Test func loadsTheFeedAtOnceAndAgainWhenTheFeedChanges() async throws {
+        try await onSandbox { news in
+            let model = ArticlesViewModel(
+                client: news,
+                scheduler: scheduler.eraseToAnyScheduler(),
+                pageSize: 5
+            )
+            #expect(model.state.isLoading)
+            try await settle(scheduler) { model.state.value != nil }
+            #expect(model.articles.count == 5)
+            #expect(model.totalResults > 5)
+            #expect(model.errorMessage == nil)
+
+            let chosen = dataset.sources[7]
+            model.feed = .category(chosen.category, country: chosen.country)
+            #expect(
+                model.state.request?.endpoint
+                    == .topHeadlines(
+                        country: chosen.country,
+                        category: chosen.category,
+                        paging: .init(pageSize: 5)
+                    )
+            )
+            try await settle(scheduler) { model.state.value != nil }
+            let ids = Set(
+                dataset.sources.filter { $0.country == chosen.country && $0.category == chosen.category }.map(
+                    \.id
+                )
+            )
+            #expect(!model.articles.isEmpty)
+            #expect(model.articles.allSatisfy { ids.contains($0.source.id ?? "") })
+        }
+    }
+
+    @Test func debouncesTypingAndIgnoresBlankAndRepeatedSearches() async throws {
+        try await onSandbox { news in
+            let model = ArticlesViewModel(
+                feed: .search,
+                client: news,
+                scheduler: scheduler.eraseToAnyScheduler()
+            )
+            #expect(model.state.isIdle)
+            for text in ["s", "sw", "swi", "swift"] {
+                model.searchText = text
+                await scheduler.advance(by: .milliseconds(100))
+            }
+            #expect(model.state.isIdle)
+            await scheduler.advance(by: .milliseconds(199))
+            #expect(model.state.isIdle)
+            await scheduler.advance(by: .milliseconds(1))
+            #expect(model.state.request?.endpoint == .everything(query: "swift", paging: .init(pageSize: 20)))
+            try await settle(scheduler) { model.state.value != nil }
+            let found = model.articles
+            #expect(!found.isEmpty)
+            #expect(
+                found.allSatisfy {
+                    "\($0.title) \($0.description ?? "") \($0.content ?? "")".lowercased().contains("swift")
+                }
+            )
+
+            for text in ["   ", "swift ", " swift"] {
+                model.searchText = text
+                await scheduler.advance(by: .milliseconds(300))
+                #expect(model.state.value != nil, "\"\(text)\" started a request")
+            }
+            #expect(model.articles == found)
+
+            model.searchText = "compiler"
+            await scheduler.advance(by: .milliseconds(300))
+            #expect(
+                model.state.request?.endpoint == .everything(query: "compiler", paging: .init(pageSize: 20))
+            )
+        }
+    }
+
+    @Test func loadsMorePagesUntilTheLastAndRefreshesFromTheFirst() async throws {
+        try await onSandbox { news in
+            let source = dataset.sources[4]
+            let model = ArticlesViewModel(
+                feed: .source(id: source.id),
+                client: news,
+                scheduler: scheduler.eraseToAnyScheduler(),
+                pageSize: 30
+            )
+            try await settle(scheduler) { model.state.value != nil }
+            #expect(model.canLoadMore)
+            var pages = 1
+            while model.canLoadMore {
+                model.loadMore()
+                #expect(!model.canLoadMore)
+                try await settle(scheduler) { model.state.value != nil }
+                pages += 1
+            }
+            let total = dataset.articles.filter { $0.sourceIndex == 4 }
+            #expect(pages == (total.count + 29) / 30)
+            #expect(model.articles.count == total.filter { !$0.isRemoved }.count)
+            #expect(Set(model.articles.map(\.id)).count == model.articles.count)
+            #expect(model.articles.map(\.publishedAt) == model.articles.map(\.publishedAt).sorted(by: >))
+
+            model.refresh()
+            #expect(model.state.request?.page == 1)
+            try await settle(scheduler) { model.state.value != nil }
+            #expect(model.articles.count == 30)
+        }
+    }
+
+    @Test func surfacesAFailureAsAnAlertMessage() async throws {
+        try await onSandbox(.init(apiKeys: ["right"]), key: "wrong") { news in
+            let model = ArticlesViewModel(client: news, scheduler: scheduler.eraseToAnyScheduler())
+            try await settle(scheduler) { model.state.failure != nil }
+            #expect(model.state.failure?.code == .apiKeyInvalid)
+            #expect(model.errorMessage == "Your API key is invalid.")
+            #expect(model.articles.isEmpty)
+            #expect(!model.state.isLoading)
+        }
+    }
+
+    @Test func dropsAnOlderResponseThatArrivesLate() async throws {
+        // The first search is answered slowly and the second at once.
+        let transport = MockTransport { request async throws(TransportFailure) -> TransportResponse in
+            let query = request.head.path?.contains("q=slow") == true ? "slow" : "fast"
+            if query == "slow" { try? await Task.sleep(for: .milliseconds(300)) }
+            return try Result<TransportResponse, TransportFailure>.json(
+                #"""
+                {"status":"ok","totalResults":1,"articles":[{"source":{"id":null,"name":"S"},
+                "title":"\#(query)","url":"https://example.com/\#(query)","publishedAt":"2026-01-01T00:00:00Z"}]}
+                """#
+            ).get()
+        }
+        let news = NewsClient(apiKey: "k", transport: transport, retryPolicy: .never)
+        let model = ArticlesViewModel(feed: .search, client: news, scheduler: scheduler.eraseToAnyScheduler())
+        model.searchText = "slow"
+        await scheduler.advance(by: .milliseconds(300))
+        try await settle(scheduler) { transport.requests.count == 1 }
+        model.searchText = "fast"
+        await scheduler.advance(by: .milliseconds(300))
+        try await settle(scheduler) { model.state.value != nil }
+        #expect(model.articles.map(\.title) == ["fast"])
+        try await Task.sleep(for: .milliseconds(400))
+        await scheduler.advance(by: .seconds(1))
+        #expect(model.articles.map(\.title) == ["fast"])
+        #expect(model.state.value?.articles.map(\.title) == ["fast"])
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func changesItsOutputsOnTheMainQueue() async throws {
+        try await onSandbox { news in
+            // Where `dispatch_main` parks the main thread (Linux test runners), the main queue
+            // runs on another thread: what is promised is the queue.
+            let onMain = DispatchSpecificKey<Bool>()
+            DispatchQueue.main.setSpecific(key: onMain, value: true)
+            let model = ArticlesViewModel(feed: .topHeadlines(country: "it"), client: news)
+            var queues: [Bool] = []
+            let watching = model.$articles.dropFirst().sink { _ in
+                queues.append(DispatchQueue.getSpecific(key: onMain) == true)
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while model.state.value == nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(!model.articles.isEmpty)
+            #expect(queues == [true])
+            watching.cancel()
+        }
+    }
+}
