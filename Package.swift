@@ -102,7 +102,11 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        .target(name: "TributaryTestSupport", path: "Tests/TributaryTestSupport"),
+        .target(
+            name: "TributaryTestSupport",
+            dependencies: ["Tributary"],
+            path: "Tests/TributaryTestSupport"
+        ),
         .testTarget(
             name: "TributaryCLITests",
             dependencies: [

@@ -22,6 +22,9 @@ public struct NewsClient: Sendable {
 
     /// The client that carries the exchanges.
     public var api: APIClient
+    /// The client that fetches RSS and Atom feeds: the same, without the key, which is for
+    /// NewsAPI only.
+    public var feedAPI: APIClient
 
     /// Creates a client for the server at `baseURL`.
     ///
@@ -46,11 +49,16 @@ public struct NewsClient: Sendable {
             retryPolicy: retryPolicy,
             serverErrors: .newsAPI
         )
+        feedAPI = api
+        feedAPI.middleware = middleware
+        feedAPI.serverErrors = .standard
     }
 
-    /// Creates a client over a configured ``APIClient``, which adds the key itself.
-    public init(api: APIClient) {
+    /// Creates a client over a configured ``APIClient``, which adds the key itself; feeds
+    /// are fetched with `feedAPI`, by default the same client.
+    public init(api: APIClient, feedAPI: APIClient? = nil) {
         self.api = api
+        self.feedAPI = feedAPI ?? api
     }
 
     /// A page of articles from top headlines or everything.
@@ -78,6 +86,40 @@ public struct NewsClient: Sendable {
         _ query: NewsEndpoint.Sources = .init()
     ) -> AnyPublisher<[NewsSource], NewsError> {
         AsyncOperationPublisher { () async throws(NewsError) in try await sources(query) }
+            .eraseToAnyPublisher()
+    }
+
+    /// The entries of the RSS or Atom feed at `url`.
+    public func feedEntries(_ url: URL) async throws(NewsError) -> [FeedEntry] {
+        let data: Data
+        do {
+            data = try await feedAPI.send(Request<Data>(.url(url)))
+        } catch {
+            throw NewsError(error, now: feedAPI.now())
+        }
+        do {
+            return try FeedReader.read(data, baseURL: url)
+        } catch {
+            throw NewsError(.feed(error))
+        }
+    }
+
+    /// The feed at `url` as a page of articles; entries without a link are skipped and
+    /// counted, and entries without a date take the time the feed was read.
+    public func feedPage(_ url: URL) async throws(NewsError) -> ArticlesPage {
+        let entries = try await feedEntries(url)
+        let now = feedAPI.now()
+        let articles = entries.compactMap { $0.article(fallbackDate: now) }
+        return ArticlesPage(
+            totalResults: articles.count,
+            articles: articles,
+            skippedCount: entries.count - articles.count
+        )
+    }
+
+    /// A publisher of ``feedPage(_:)``.
+    public func feedPublisher(_ url: URL) -> AnyPublisher<ArticlesPage, NewsError> {
+        AsyncOperationPublisher { () async throws(NewsError) in try await feedPage(url) }
             .eraseToAnyPublisher()
     }
 

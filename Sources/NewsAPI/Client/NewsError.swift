@@ -21,6 +21,8 @@ public struct NewsError: Error, Sendable, CustomStringConvertible {
         /// The exchange failed before NewsAPI could explain: no connection, a timeout, a body
         /// that is not NewsAPI's.
         case http(APIError)
+        /// An RSS or Atom feed could not be read.
+        case feed(FeedError)
     }
 
     /// NewsAPI's error codes.
@@ -133,6 +135,8 @@ public struct NewsError: Error, Sendable, CustomStringConvertible {
             case .invalidRequest(let reason): return "This request cannot be made: \(reason)."
             case .rejected: return "The request was stopped before it was sent."
             }
+        case .feed:
+            return "This feed cannot be read: it is not well-formed RSS or Atom."
         }
     }
 
@@ -141,6 +145,7 @@ public struct NewsError: Error, Sendable, CustomStringConvertible {
         case .invalidRequest(let reason): "Invalid NewsAPI request: \(reason)."
         case .server(let code, let message): "NewsAPI error \(code): \(message)"
         case .http(let error): error.description
+        case .feed(let error): error.description
         }
     }
 

@@ -26,16 +26,32 @@ public final class ArticlesViewModel: ObservableObject {
         case source(id: String)
         /// Every article matching the search text; nothing while the search text is blank.
         case search
+        /// The entries of an RSS or Atom feed, narrowed locally by the search text.
+        case feed(URL)
     }
 
-    /// One page asked of the server.
+    /// Where a page comes from.
+    public enum Origin: Hashable, Sendable {
+        /// A NewsAPI endpoint, without paging.
+        case newsAPI(NewsEndpoint)
+        /// An RSS or Atom feed, with the text that narrows it.
+        case feed(URL, filter: String)
+    }
+
+    /// One page asked for.
     public struct PageRequest: Hashable, Sendable {
-        /// The endpoint, without paging.
-        public var endpoint: NewsEndpoint
+        /// Where the page comes from.
+        public var origin: Origin
         /// The page, from 1.
         public var page: Int
         /// Tells a refresh from the request it repeats.
         let serial: Int
+
+        /// The NewsAPI endpoint, for pages that come from NewsAPI.
+        public var endpoint: NewsEndpoint? {
+            guard case .newsAPI(let endpoint) = origin else { return nil }
+            return endpoint
+        }
     }
 
     /// The feed shown. Input.
@@ -86,7 +102,7 @@ public final class ArticlesViewModel: ObservableObject {
 
         requests
             .loadLatest { request in
-                client.articlesPublisher(request.endpoint.page(request.page)).receive(on: scheduler)
+                Self.publisher(for: request, client: client).receive(on: scheduler)
             }
             .sink { [weak self] state in self?.apply(state) }
             .store(in: &subscriptions)
@@ -100,26 +116,31 @@ public final class ArticlesViewModel: ObservableObject {
             .removeDuplicates()
         $feed
             .combineLatest(query)
-            .compactMap { [pageSize] feed, query in Self.endpoint(feed, query: query, pageSize: pageSize) }
+            .compactMap { [pageSize] feed, query in Self.origin(feed, query: query, pageSize: pageSize) }
             .removeDuplicates()
-            .sink { [weak self] endpoint in self?.load(endpoint, page: 1) }
+            .sink { [weak self] origin in self?.load(origin, page: 1) }
             .store(in: &subscriptions)
     }
 
     /// Fetches the next page and appends it, when there is one and nothing is loading.
     public func loadMore() {
         guard canLoadMore, let current else { return }
-        load(current.endpoint, page: current.page + 1)
+        load(current.origin, page: current.page + 1)
     }
 
     /// Fetches the first page of the current feed again.
     public func refresh() {
         guard let current else { return }
-        load(current.endpoint, page: 1)
+        load(current.origin, page: 1)
     }
 
-    /// The endpoint for `feed` and `query`, or nil when there is nothing to ask.
-    static func endpoint(_ feed: Feed, query: String, pageSize: Int) -> NewsEndpoint? {
+    /// Where the page for `feed` and `query` comes from, or nil when there is nothing to ask.
+    static func origin(_ feed: Feed, query: String, pageSize: Int) -> Origin? {
+        if case .feed(let url) = feed { return .feed(url, filter: query) }
+        return endpoint(feed, query: query, pageSize: pageSize).map(Origin.newsAPI)
+    }
+
+    private static func endpoint(_ feed: Feed, query: String, pageSize: Int) -> NewsEndpoint? {
         let query = query.isEmpty ? nil : query
         let paging = NewsEndpoint.Paging(pageSize: pageSize)
         switch feed {
@@ -131,12 +152,38 @@ public final class ArticlesViewModel: ObservableObject {
             return .topHeadlines(.init(sources: [id], query: query, paging: paging))
         case .search:
             return query.map { .everything(query: $0, paging: paging) }
+        case .feed:
+            return nil
         }
     }
 
-    private func load(_ endpoint: NewsEndpoint, page: Int) {
+    private static func publisher(
+        for request: PageRequest,
+        client: NewsClient
+    ) -> AnyPublisher<ArticlesPage, NewsError> {
+        switch request.origin {
+        case .newsAPI(let endpoint):
+            return client.articlesPublisher(endpoint.page(request.page))
+        case .feed(let url, let filter):
+            return client.feedPublisher(url)
+                .map { page in
+                    guard !filter.isEmpty else { return page }
+                    var narrowed = page
+                    narrowed.articles = page.articles.filter { article in
+                        [article.title, article.description ?? "", article.author ?? ""].contains {
+                            $0.localizedCaseInsensitiveContains(filter)
+                        }
+                    }
+                    narrowed.totalResults = narrowed.articles.count
+                    return narrowed
+                }
+                .eraseToAnyPublisher()
+        }
+    }
+
+    private func load(_ origin: Origin, page: Int) {
         serial += 1
-        requests.send(PageRequest(endpoint: endpoint, page: page, serial: serial))
+        requests.send(PageRequest(origin: origin, page: page, serial: serial))
     }
 
     private func apply(_ update: Loadable<PageRequest, ArticlesPage, NewsError>) {

@@ -48,6 +48,10 @@ public final class NewsSandbox: Sendable {
         }
         var path = request.path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        if path.hasPrefix("/feeds/") {
+            // Feeds are public, as on news sites: no key, no quota.
+            return feed(request, name: String(path.dropFirst("/feeds/".count)))
+        }
         let endpoint: (SandboxRequest) throws(Refusal) -> SandboxResponse
         switch path {
         case "/v2/top-headlines": endpoint = topHeadlines

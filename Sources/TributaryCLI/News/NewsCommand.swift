@@ -15,7 +15,7 @@ struct NewsCommand: AsyncParsableCommand {
             (NEWSAPI_BASE_URL). Without a key and without a base URL, a sandbox starts in this \
             process on a free loopback port and serves generated news.
             """,
-        subcommands: [Headlines.self, Search.self, Sources.self]
+        subcommands: [Headlines.self, Search.self, Sources.self, Feed.self]
     )
 
     /// Where the news comes from, and how it is shown.
@@ -229,6 +229,46 @@ struct NewsCommand: AsyncParsableCommand {
                 console.print(try NewsFormat.json(SourcesPage(sources: sources)))
             } else {
                 console.print(NewsFormat.sources(sources))
+            }
+        }
+    }
+}
+
+extension NewsCommand {
+    struct Feed: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the entries of an RSS or Atom feed.",
+            discussion: "A running sandbox serves feeds at /feeds/CATEGORY.rss and /feeds/CATEGORY.atom."
+        )
+
+        @Argument(help: "The feed's http or https URL.")
+        var url: String
+
+        @Flag(help: "Print the entries as JSON articles.")
+        var json = false
+
+        func validate() throws {
+            if Connection.url(url) == nil {
+                throw ValidationError("\"\(url)\" is not an http or https URL.")
+            }
+        }
+
+        func run() async throws {
+            try await execute(console: .standard)
+        }
+
+        func execute(console: Console) async throws {
+            let url = Connection.url(url)!
+            let entries = try await reporting(console) {
+                try await AsyncHTTPClientTransport.withTransport { transport in
+                    try await NewsClient(apiKey: nil, transport: transport).feedEntries(url)
+                }
+            }
+            if json {
+                let now = Date()
+                console.print(try NewsFormat.json(entries.compactMap { $0.article(fallbackDate: now) }))
+            } else {
+                console.print(NewsFormat.entries(entries, now: Date()))
             }
         }
     }

@@ -22,6 +22,23 @@ enum NewsFormat {
         return lines.joined(separator: "\n") + "\n\n" + summary + "."
     }
 
+    /// A numbered list of feed entries: title, then feed and age, then the link.
+    static func entries(_ entries: [FeedEntry], now: Date) -> String {
+        guard !entries.isEmpty else { return "The feed has no entries." }
+        var lines: [String] = []
+        for (offset, entry) in entries.enumerated() {
+            let label = "\(offset + 1)."
+            let indent = String(repeating: " ", count: label.count + 1)
+            lines.append("\(label) \(entry.title)")
+            let age = entry.published.map { self.age(of: $0, now: now) } ?? "undated"
+            lines.append(
+                "\(indent)\([entry.author ?? entry.feedTitle, age].compactMap { $0 }.joined(separator: " · "))"
+            )
+            if let link = entry.link { lines.append("\(indent)\(link.absoluteString)") }
+        }
+        return lines.joined(separator: "\n") + "\n\n\(entries.count) entries."
+    }
+
     /// One line a source: id, name, category, country and language.
     static func sources(_ sources: [NewsSource]) -> String {
         guard !sources.isEmpty else { return "No sources." }

@@ -75,7 +75,7 @@ struct ArticlesViewModelTests {
             // Every request the model starts, however fast its answer comes.
             var requested: [NewsEndpoint] = []
             let watching = model.$state.sink { state in
-                if let request = state.request { requested.append(request.endpoint) }
+                if let endpoint = state.request?.endpoint { requested.append(endpoint) }
             }
             #expect(model.state.isIdle)
             for text in ["s", "sw", "swi", "swift"] {

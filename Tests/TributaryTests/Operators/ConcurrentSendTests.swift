@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tributary
+import TributaryTestSupport
 
 /// Several threads send at once; run these under `--sanitize=thread` as well.
 @Suite struct ConcurrentSendTests {

@@ -2,6 +2,7 @@ import CombineSchedulers
 import Foundation
 import Testing
 import Tributary
+import TributaryTestSupport
 
 @Suite struct MergeTests {
     typealias Rec = Recorder<Int, Int, TestError>

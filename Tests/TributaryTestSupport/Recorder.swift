@@ -1,22 +1,22 @@
 import Foundation
-import Tributary
+public import Tributary
 
-enum TestError: Error, Equatable {
+public enum TestError: Error, Equatable {
     case boom
     case other
 }
 
 /// What a downstream subscriber sees.
-enum Event<Value: Equatable, Failure: Error & Equatable>: Equatable, CustomStringConvertible {
+public enum Event<Value: Equatable, Failure: Error & Equatable>: Equatable, CustomStringConvertible {
     case subscription
     case value(Value)
     case completion(Subscribers.Completion<Failure>)
 
-    static var finished: Self { .completion(.finished) }
+    public static var finished: Self { .completion(.finished) }
 
-    static func failure(_ error: Failure) -> Self { .completion(.failure(error)) }
+    public static func failure(_ error: Failure) -> Self { .completion(.failure(error)) }
 
-    var description: String {
+    public var description: String {
         switch self {
         case .subscription: "subscription"
         case .value(let value): "value(\(value))"
@@ -28,7 +28,7 @@ enum Event<Value: Equatable, Failure: Error & Equatable>: Equatable, CustomStrin
 
 /// A downstream subscriber that records everything it receives, asks for the demand it is
 /// told to, and notices deliveries that overlap (re-entrant or concurrent).
-final class Recorder<Input, Value: Equatable, Failure: Error & Equatable>: Subscriber,
+public final class Recorder<Input, Value: Equatable, Failure: Error & Equatable>: Subscriber,
     @unchecked Sendable
 {
     // @unchecked: every mutable field is guarded by `lock`.
@@ -40,35 +40,35 @@ final class Recorder<Input, Value: Equatable, Failure: Error & Equatable>: Subsc
     private let initialDemand: Subscribers.Demand
     private let transform: (Input) -> Value
     /// Runs while a value is being received; returns the demand to hand back.
-    var onValue: (Input) -> Subscribers.Demand = { _ in .none }
+    public var onValue: (Input) -> Subscribers.Demand = { _ in .none }
     /// Runs while the completion is being received.
-    var onCompletion: () -> Void = {}
+    public var onCompletion: () -> Void = {}
 
-    init(demand: Subscribers.Demand, transform: @escaping (Input) -> Value) {
+    public init(demand: Subscribers.Demand, transform: @escaping (Input) -> Value) {
         initialDemand = demand
         self.transform = transform
     }
 
-    var events: [Event<Value, Failure>] { lock.withLock { recorded } }
-    var values: [Value] {
+    public var events: [Event<Value, Failure>] { lock.withLock { recorded } }
+    public var values: [Value] {
         events.compactMap {
             guard case .value(let value) = $0 else { return nil }
             return value
         }
     }
     /// How many deliveries started while another was still under way.
-    var overlappingDeliveries: Int { lock.withLock { overlaps } }
-    var subscription: (any Subscription)? { lock.withLock { upstream } }
+    public var overlappingDeliveries: Int { lock.withLock { overlaps } }
+    public var subscription: (any Subscription)? { lock.withLock { upstream } }
 
-    func request(_ demand: Subscribers.Demand) {
+    public func request(_ demand: Subscribers.Demand) {
         subscription?.request(demand)
     }
 
-    func cancel() {
+    public func cancel() {
         subscription?.cancel()
     }
 
-    func receive(subscription: any Subscription) {
+    public func receive(subscription: any Subscription) {
         lock.withLock {
             upstream = subscription
             recorded.append(.subscription)
@@ -78,7 +78,7 @@ final class Recorder<Input, Value: Equatable, Failure: Error & Equatable>: Subsc
         }
     }
 
-    func receive(_ input: Input) -> Subscribers.Demand {
+    public func receive(_ input: Input) -> Subscribers.Demand {
         lock.withLock {
             if isReceiving { overlaps += 1 }
             isReceiving = true
@@ -89,14 +89,14 @@ final class Recorder<Input, Value: Equatable, Failure: Error & Equatable>: Subsc
         return more
     }
 
-    func receive(completion: Subscribers.Completion<Failure>) {
+    public func receive(completion: Subscribers.Completion<Failure>) {
         lock.withLock { recorded.append(.completion(completion)) }
         onCompletion()
     }
 }
 
 extension Recorder where Input == Value {
-    convenience init(demand: Subscribers.Demand) {
+    public convenience init(demand: Subscribers.Demand) {
         self.init(demand: demand) { $0 }
     }
 }

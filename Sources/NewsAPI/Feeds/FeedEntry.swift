@@ -1,0 +1,150 @@
+public import Foundation
+
+/// One item of an RSS or Atom feed.
+public struct FeedEntry: Sendable, Hashable {
+    /// The entry's title, as text.
+    public var title: String
+    /// The page the entry links to, resolved against the feed's base.
+    public var link: URL?
+    /// The summary as the feed sent it, HTML included.
+    public var summary: String?
+    /// The author's name.
+    public var author: String?
+    /// When the entry was published (or, failing that, last updated).
+    public var published: Date?
+    /// An image: an enclosure, `media:content` or `media:thumbnail`.
+    public var image: URL?
+    /// The feed's identifier for the entry (`guid`, `id`), or its link.
+    public var id: String?
+    /// The title of the feed the entry came from.
+    public var feedTitle: String?
+
+    /// Creates an entry.
+    public init(
+        title: String,
+        link: URL? = nil,
+        summary: String? = nil,
+        author: String? = nil,
+        published: Date? = nil,
+        image: URL? = nil,
+        id: String? = nil,
+        feedTitle: String? = nil
+    ) {
+        self.title = title
+        self.link = link
+        self.summary = summary
+        self.author = author
+        self.published = published
+        self.image = image
+        self.id = id
+        self.feedTitle = feedTitle
+    }
+
+    /// ``summary`` as plain text: tags removed, entities decoded, white space folded.
+    public var summaryText: String? {
+        summary.map(HTMLText.plain).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The entry as an article, for screens that list both; `fallbackDate` stands in for a
+    /// missing publication date. Nil when the entry has no link.
+    public func article(fallbackDate: Date) -> Article? {
+        guard let link else { return nil }
+        return Article(
+            source: .init(id: nil, name: feedTitle ?? link.host ?? ""),
+            author: author,
+            title: title,
+            description: summaryText,
+            url: link,
+            urlToImage: image,
+            publishedAt: published ?? fallbackDate
+        )
+    }
+}
+
+/// Why a feed could not be read.
+public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// The document is not well-formed XML.
+        case malformed(reason: String)
+        /// The document is XML, but neither RSS nor Atom; `root` is its first element.
+        case notAFeed(root: String)
+    }
+
+    public var kind: Kind
+    /// The line of the document where it went wrong, from 1.
+    public var line: Int
+    /// The column, from 1.
+    public var column: Int
+
+    public init(_ kind: Kind, line: Int, column: Int) {
+        self.kind = kind
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String {
+        switch kind {
+        case .malformed(let reason):
+            "The feed is not well-formed XML at line \(line), column \(column): \(reason)"
+        case .notAFeed(let root):
+            "The document is not an RSS or Atom feed: it starts with <\(root)> at line \(line), column \(column)."
+        }
+    }
+}
+
+/// Turns the HTML of feed summaries into text.
+enum HTMLText {
+    static func plain(_ html: String) -> String {
+        var text = ""
+        var inTag = false
+        for character in html {
+            if character == "<" {
+                inTag = true
+                text.append(" ")
+            } else if character == ">" && inTag {
+                inTag = false
+            } else if !inTag {
+                text.append(character)
+            }
+        }
+        return decodeEntities(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    static let named: [Substring: Character] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "mdash": "—",
+        "ndash": "–", "hellip": "…", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "eacute": "é",
+    ]
+
+    static func decodeEntities(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = text[...]
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            let after = rest[rest.index(after: ampersand)...]
+            guard let semicolon = after.prefix(10).firstIndex(of: ";") else {
+                result.append("&")
+                rest = after
+                continue
+            }
+            let name = after[..<semicolon]
+            if let character = named[name] ?? number(name) {
+                result.append(character)
+            } else {
+                result += "&\(name);"
+            }
+            rest = after[after.index(after: semicolon)...]
+        }
+        return result + rest
+    }
+
+    private static func number(_ name: Substring) -> Character? {
+        guard name.first == "#" else { return nil }
+        let digits = name.dropFirst()
+        let value =
+            digits.first == "x" || digits.first == "X"
+            ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+        return value.flatMap(Unicode.Scalar.init).map(Character.init)
+    }
+}

@@ -1,0 +1,486 @@
+public import Foundation
+public import Tributary
+
+#if canImport(FoundationXML)
+    public import FoundationXML
+#endif
+
+/// An `XMLParser` delegate that publishes the entries of an RSS 2.0, RSS 1.0 or Atom feed as
+/// they are parsed.
+///
+/// ```swift
+/// let parser = XMLParser(data: data)
+/// let feed = FeedPublicist(parser: parser, baseURL: url)
+/// let subscription = feed.entries.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.title) })
+/// parser.parse()
+/// ```
+///
+/// The publicist takes the parser's delegate slot when its first subscriber arrives and keeps
+/// forwarding every callback to the delegate that was there (held weakly unless
+/// `retainingExistingDelegate`); when the last subscriber leaves it stops the parse and puts
+/// the old delegate back. Entries a subscriber has not asked for yet are buffered (see
+/// ``DelegateEvents/Buffering``). Malformed XML ends the entries with a ``FeedError`` that says
+/// where. ``title`` is a state publisher: it starts with the title known so far.
+public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendable {
+    // @unchecked: the parse state is touched only by the parser's callbacks, which come from
+    // the one thread running `parse()`; the attachment is guarded by `lock`.
+
+    /// The entries, as they are parsed.
+    public var entries: AnyPublisher<FeedEntry, FeedError> {
+        Retaining(owner: self, upstream: events).eraseToAnyPublisher()
+    }
+
+    /// The feed's title: the current value first, then each change.
+    public var title: AnyPublisher<String?, Never> {
+        Retaining(owner: self, upstream: titleState).eraseToAnyPublisher()
+    }
+
+    private let parser: XMLParser
+    private let baseURL: URL?
+    private let keepsExistingDelegate: Bool
+    private let lock = NSLock()
+    private var forwarded: ForwardedDelegate<any XMLParserDelegate>?
+    private var isDetached = false
+    private var events: DelegateEvents<FeedEntry, FeedError>!
+    private var titleState: DelegateState<String?>!
+
+    // Parse state.
+    private var kind: Kind?
+    private var path: [String] = []
+    private var text = ""
+    /// The text of each open element around the current one.
+    private var texts: [String] = []
+    private var entry: EntryBuilder?
+    private var feedTitle: String?
+    private var feedLink: URL?
+    private var bases: [URL?] = []
+
+    private enum Kind { case rss, atom }
+
+    /// Creates a publicist for `parser`; it attaches when the first subscriber arrives.
+    ///
+    /// - Parameters:
+    ///   - parser: The parser whose callbacks to publish.
+    ///   - baseURL: Where the feed came from, for relative links.
+    ///   - buffering: What a subscriber without demand keeps.
+    ///   - retainingExistingDelegate: Whether to keep the parser's current delegate alive.
+    public init(
+        parser: XMLParser,
+        baseURL: URL? = nil,
+        buffering: DelegateEvents<FeedEntry, FeedError>.Buffering = .unbounded,
+        retainingExistingDelegate: Bool = false
+    ) {
+        self.parser = parser
+        self.baseURL = baseURL
+        keepsExistingDelegate = retainingExistingDelegate
+        super.init()
+        events = DelegateEvents(
+            buffering: buffering,
+            onActive: { [weak self] in self?.attach() },
+            onInactive: { [weak self] in self?.detach() }
+        )
+        titleState = DelegateState { [weak self] in self?.feedTitle }
+    }
+
+    /// Runs the parser on the calling thread; entries are published as they are parsed.
+    /// Returns whether the document was read to the end.
+    @discardableResult
+    public func parse() -> Bool {
+        let finished = parser.parse()
+        lock.withLock {
+            if isDetached, parser.delegate === self { parser.delegate = forwarded?.delegate }
+        }
+        // Some failures (an empty document, say) end the parse without a callback; the
+        // entries end all the same. A completion already sent is not replaced.
+        if !lock.withLock({ isDetached }) {
+            if !finished {
+                let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? ""
+                fail(parser, .malformed(reason: reason.isEmpty ? "the document could not be read" : reason))
+            } else if kind == nil {
+                fail(parser, .malformed(reason: "the document has no root element"))
+            }
+        }
+        return finished
+    }
+
+    private func attach() {
+        lock.withLock {
+            guard forwarded == nil else { return }
+            forwarded = ForwardedDelegate(parser.delegate, retention: keepsExistingDelegate ? .strong : .weak)
+            parser.delegate = self
+        }
+    }
+
+    /// Gives the parser its old delegate back, which goes on receiving the parse; with no
+    /// old delegate, nobody listens any more, and the next callback stops the parse (on the
+    /// parser's own thread).
+    private func detach() {
+        lock.withLock {
+            isDetached = true
+            if parser.delegate === self, let previous = forwarded?.delegate { parser.delegate = previous }
+        }
+    }
+
+    private var existing: (any XMLParserDelegate)? {
+        lock.withLock { forwarded?.delegate }
+    }
+
+    /// Checked at each callback: a parse nobody listens to any more is aborted.
+    private func stopIfDetached(_ parser: XMLParser) -> Bool {
+        guard lock.withLock({ isDetached }) else { return false }
+        parser.abortParsing()
+        return true
+    }
+
+    private func fail(_ parser: XMLParser, _ kind: FeedError.Kind) {
+        events.send(
+            completion: .failure(FeedError(kind, line: parser.lineNumber, column: parser.columnNumber))
+        )
+    }
+
+    // MARK: XMLParserDelegate
+
+    public func parserDidStartDocument(_ parser: XMLParser) {
+        existing?.forwardDidStartDocument(parser)
+    }
+
+    public func parserDidEndDocument(_ parser: XMLParser) {
+        existing?.forwardDidEndDocument(parser)
+        if kind == nil {
+            fail(parser, .malformed(reason: "the document has no root element"))
+        } else {
+            events.send(completion: .finished)
+        }
+    }
+
+    public func parser(
+        _ parser: XMLParser,
+        didStartElement elementName: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        existing?.forwardStart(parser, elementName, namespaceURI, qualifiedName, attributes)
+        guard !stopIfDetached(parser) else { return }
+        let name = (qualifiedName ?? elementName).lowercased()
+        if kind == nil {
+            switch name {
+            case "rss", "rdf:rdf": kind = .rss
+            case "feed": kind = .atom
+            default:
+                fail(parser, .notAFeed(root: qualifiedName ?? elementName))
+                parser.abortParsing()
+                return
+            }
+        }
+        let inherited = bases.last ?? baseURL
+        bases.append(
+            attributes["xml:base"].flatMap { URL(string: $0, relativeTo: inherited)?.absoluteURL }
+                ?? inherited
+        )
+        path.append(name)
+        texts.append(text)
+        text = ""
+        switch name {
+        case "item" where kind == .rss, "entry" where kind == .atom:
+            entry = EntryBuilder()
+        case "link" where kind == .atom:
+            let relation = attributes["rel"] ?? "alternate"
+            guard relation == "alternate", let href = attributes["href"], let url = resolve(href) else {
+                if relation == "enclosure", attributes["type"]?.hasPrefix("image/") == true {
+                    if entry?.image == nil { entry?.image = attributes["href"].flatMap(resolve) }
+                }
+                return
+            }
+            if entry != nil {
+                if entry?.link == nil { entry?.link = url }
+            } else if feedLink == nil {
+                feedLink = url
+            }
+        case "enclosure", "media:content", "media:thumbnail":
+            let isImage =
+                name == "media:thumbnail" || attributes["type"]?.hasPrefix("image/") == true
+                || attributes["medium"] == "image"
+            if isImage, entry?.image == nil, let url = attributes["url"].flatMap(resolve) {
+                entry?.image = url
+            }
+        default:
+            break
+        }
+    }
+
+    public func parser(_ parser: XMLParser, foundCharacters string: String) {
+        existing?.forwardCharacters(parser, string)
+        text += string
+    }
+
+    public func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        existing?.forwardCDATA(parser, CDATABlock)
+        text += String(decoding: CDATABlock, as: UTF8.self)
+    }
+
+    public func parser(
+        _ parser: XMLParser,
+        didEndElement elementName: String,
+        namespaceURI: String?,
+        qualifiedName: String?
+    ) {
+        existing?.forwardEnd(parser, elementName, namespaceURI, qualifiedName)
+        guard !stopIfDetached(parser), let name = path.popLast() else { return }
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        defer {
+            bases.removeLast()
+            // An element's text also counts as its parent's, as with XHTML content.
+            text = (texts.popLast() ?? "") + text
+        }
+        let parent = path.last ?? ""
+        if var current = entry {
+            switch name {
+            case "item", "entry":
+                entry = nil
+                if let finished = current.build(feedTitle: feedTitle) { events.send(finished) }
+                return
+            case "title" where parent == "item" || parent == "entry":
+                current.title = HTMLText.decodeEntities(value)
+            case "link" where kind == .rss:
+                current.link = current.link ?? resolve(value)
+            case "description", "summary":
+                current.summary = value.isEmpty ? current.summary : value
+            case "content:encoded", "content":
+                current.content = value.isEmpty ? nil : value
+            case "author", "dc:creator", "name":
+                if !value.isEmpty { current.author = current.author ?? Self.authorName(value) }
+            case "pubdate", "published", "dc:date":
+                current.published = FeedDate.parse(value) ?? current.published
+            case "updated":
+                current.updated = FeedDate.parse(value)
+            case "guid", "id":
+                current.id = value.isEmpty ? current.id : value
+            default:
+                break
+            }
+            entry = current
+            return
+        }
+        switch name {
+        case "title" where ["channel", "feed"].contains(parent):
+            feedTitle = HTMLText.decodeEntities(value)
+            titleState.send(feedTitle)
+        case "link" where kind == .rss && parent == "channel":
+            feedLink = feedLink ?? resolve(value)
+        default:
+            break
+        }
+    }
+
+    public func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        existing?.forwardError(parser, parseError)
+        guard !lock.withLock({ isDetached }) else { return }
+        let reason = (parseError as NSError).localizedDescription
+        fail(
+            parser,
+            .malformed(reason: reason.isEmpty ? "XML error \((parseError as NSError).code)" : reason)
+        )
+    }
+
+    /// `link` resolved against the innermost `xml:base`, the feed's own link, or its URL.
+    private func resolve(_ link: String) -> URL? {
+        let trimmed = link.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return nil }
+        let base = (bases.last ?? nil) ?? feedLink ?? baseURL
+        guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL, url.scheme != nil else {
+            return nil
+        }
+        return url
+    }
+
+    /// The name in RSS's `author` form `mail@example.com (Name)`, or the text as it is.
+    static func authorName(_ text: String) -> String {
+        if let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close {
+            let name = text[text.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
+            if !name.isEmpty { return name }
+        }
+        return text
+    }
+
+    private struct EntryBuilder {
+        var title: String?
+        var link: URL?
+        var summary: String?
+        var content: String?
+        var author: String?
+        var published: Date?
+        var updated: Date?
+        var image: URL?
+        var id: String?
+
+        func build(feedTitle: String?) -> FeedEntry? {
+            let summary = summary ?? content
+            guard
+                let title = title.flatMap({ $0.isEmpty ? nil : $0 })
+                    ?? summary.map(HTMLText.plain).map({ String($0.prefix(80)) }) ?? link?.absoluteString
+            else { return nil }
+            return FeedEntry(
+                title: title,
+                link: link,
+                summary: summary,
+                author: author,
+                published: published ?? updated,
+                image: image,
+                id: id ?? link?.absoluteString,
+                feedTitle: feedTitle
+            )
+        }
+    }
+}
+
+/// Calls on the delegate a publicist forwards to: optional requirements on Apple platforms,
+/// requirements with default implementations elsewhere.
+extension XMLParserDelegate {
+    #if canImport(FoundationXML)
+        fileprivate func forwardDidStartDocument(_ parser: XMLParser) { parserDidStartDocument(parser) }
+        fileprivate func forwardDidEndDocument(_ parser: XMLParser) { parserDidEndDocument(parser) }
+        fileprivate func forwardStart(
+            _ parser: XMLParser,
+            _ name: String,
+            _ namespace: String?,
+            _ qualified: String?,
+            _ attributes: [String: String]
+        ) {
+            self.parser(
+                parser,
+                didStartElement: name,
+                namespaceURI: namespace,
+                qualifiedName: qualified,
+                attributes: attributes
+            )
+        }
+        fileprivate func forwardEnd(
+            _ parser: XMLParser,
+            _ name: String,
+            _ namespace: String?,
+            _ qualified: String?
+        ) {
+            self.parser(parser, didEndElement: name, namespaceURI: namespace, qualifiedName: qualified)
+        }
+        fileprivate func forwardCharacters(_ parser: XMLParser, _ text: String) {
+            self.parser(parser, foundCharacters: text)
+        }
+        fileprivate func forwardCDATA(_ parser: XMLParser, _ data: Data) {
+            self.parser(parser, foundCDATA: data)
+        }
+        fileprivate func forwardError(_ parser: XMLParser, _ error: any Error) {
+            self.parser(parser, parseErrorOccurred: error)
+        }
+    #else
+        fileprivate func forwardDidStartDocument(_ parser: XMLParser) { parserDidStartDocument?(parser) }
+        fileprivate func forwardDidEndDocument(_ parser: XMLParser) { parserDidEndDocument?(parser) }
+        fileprivate func forwardStart(
+            _ parser: XMLParser,
+            _ name: String,
+            _ namespace: String?,
+            _ qualified: String?,
+            _ attributes: [String: String]
+        ) {
+            self.parser?(
+                parser,
+                didStartElement: name,
+                namespaceURI: namespace,
+                qualifiedName: qualified,
+                attributes: attributes
+            )
+        }
+        fileprivate func forwardEnd(
+            _ parser: XMLParser,
+            _ name: String,
+            _ namespace: String?,
+            _ qualified: String?
+        ) {
+            self.parser?(parser, didEndElement: name, namespaceURI: namespace, qualifiedName: qualified)
+        }
+        fileprivate func forwardCharacters(_ parser: XMLParser, _ text: String) {
+            self.parser?(parser, foundCharacters: text)
+        }
+        fileprivate func forwardCDATA(_ parser: XMLParser, _ data: Data) {
+            self.parser?(parser, foundCDATA: data)
+        }
+        fileprivate func forwardError(_ parser: XMLParser, _ error: any Error) {
+            self.parser?(parser, parseErrorOccurred: error)
+        }
+    #endif
+}
+
+/// A publisher that keeps its owner alive for as long as it is subscribed to.
+private struct Retaining<Upstream: Publisher>: Publisher {
+    typealias Output = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let owner: AnyObject
+    let upstream: Upstream
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let owner = owner
+        upstream.handleEvents(receiveCancel: { withExtendedLifetime(owner) {} })
+            .receive(subscriber: subscriber)
+    }
+}
+
+/// Reads RSS and Atom feeds.
+public enum FeedReader {
+    /// Why `data` is not given to `XMLParser` at all: Foundation's parser on Linux traps on
+    /// text that is not valid UTF-8 where a document is UTF-8 (declared, or by default).
+    static func refusal(of data: Data) -> FeedError? {
+        let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
+        if head.hasPrefix("<?xml"), let declaration = head.split(separator: ">").first,
+            let encoding = declaration.range(of: "encoding=")
+        {
+            let name = declaration[encoding.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
+            if name != "utf-8" && name != "utf8" { return nil }
+        }
+        guard String(validating: data, as: UTF8.self) == nil else { return nil }
+        let valid = data.prefix { $0 < 0x80 }
+        let line = valid.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let column = valid.count - (valid.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return FeedError(.malformed(reason: "the document is not valid UTF-8"), line: line, column: column)
+    }
+
+    /// The entries of the feed in `data`, published as they are parsed on a background queue
+    /// once subscribed to; cancelling stops the parse.
+    public static func entries(
+        in data: Data,
+        baseURL: URL? = nil,
+        buffering: DelegateEvents<FeedEntry, FeedError>.Buffering = .unbounded
+    ) -> AnyPublisher<FeedEntry, FeedError> {
+        if let refusal = refusal(of: data) {
+            return Fail(error: refusal).eraseToAnyPublisher()
+        }
+        return Deferred {
+            let parser = XMLParser(data: data)
+            let publicist = FeedPublicist(parser: parser, baseURL: baseURL, buffering: buffering)
+            return publicist.entries
+                .handleEvents(receiveSubscription: { _ in
+                    DispatchQueue.global().async { _ = publicist.parse() }
+                })
+        }
+        .eraseToAnyPublisher()
+    }
+
+    /// Every entry of the feed in `data`, parsed on the calling thread.
+    public static func read(_ data: Data, baseURL: URL? = nil) throws(FeedError) -> [FeedEntry] {
+        if let refusal = refusal(of: data) { throw refusal }
+        let parser = XMLParser(data: data)
+        let publicist = FeedPublicist(parser: parser, baseURL: baseURL)
+        var entries: [FeedEntry] = []
+        var failure: FeedError?
+        let subscription = publicist.entries.sink(
+            receiveCompletion: { completion in
+                if case .failure(let error) = completion { failure = error }
+            },
+            receiveValue: { entries.append($0) }
+        )
+        publicist.parse()
+        subscription.cancel()
+        if let failure { throw failure }
+        return entries
+    }
+}

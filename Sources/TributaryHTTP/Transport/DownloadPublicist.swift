@@ -1,0 +1,154 @@
+public import Foundation
+public import Tributary
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// How far a transfer has come.
+public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
+    /// Bytes received so far.
+    public var received: Int64
+    /// The bytes expected in all, when the server said (`Content-Length`).
+    public var expected: Int64?
+
+    public init(received: Int64, expected: Int64?) {
+        self.received = received
+        self.expected = expected
+    }
+
+    /// `received / expected`, from 0 to 1; nil while the length is unknown.
+    public var fraction: Double? {
+        guard let expected, expected > 0 else { return nil }
+        return min(Double(received) / Double(expected), 1)
+    }
+
+    public var description: String {
+        "\(received) of \(expected.map(String.init) ?? "?") bytes"
+    }
+}
+
+/// What a download reports, in order: the response, then data and progress as bytes arrive.
+public enum TransferEvent: Sendable, Hashable {
+    /// The response's status code and header fields arrived.
+    case response(status: Int, expectedLength: Int64?)
+    /// A piece of the body, in order.
+    case data(Data)
+    /// The bytes received so far; the last one of a finished download has a fraction of 1.
+    case progress(TransferProgress)
+}
+
+/// A `URLSession` data-task delegate whose callbacks are published: the response, each piece
+/// of the body, and progress.
+///
+/// ```swift
+/// let download = DownloadPublicist(URLRequest(url: url))
+/// download.progress
+///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0.fraction ?? 0) })
+/// ```
+///
+/// The transfer starts when the first subscriber arrives and is cancelled when the last one
+/// leaves; each subscription buffers what it has not asked for yet. Failures end the events
+/// with the `URLError`. One publicist runs one transfer.
+public final class DownloadPublicist: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked: `task` and `received` are reached under `lock`; URLSession calls the
+    // delegate on its own serial queue.
+
+    /// Everything the transfer reports.
+    public var events: AnyPublisher<TransferEvent, URLError> { channel.eraseToAnyPublisher() }
+
+    /// Only the progress reports.
+    public var progress: AnyPublisher<TransferProgress, URLError> {
+        channel.compactMap { event in
+            guard case .progress(let progress) = event else { return nil }
+            return progress
+        }
+        .eraseToAnyPublisher()
+    }
+
+    /// Only the pieces of the body.
+    public var data: AnyPublisher<Data, URLError> {
+        channel.compactMap { event in
+            guard case .data(let data) = event else { return nil }
+            return data
+        }
+        .eraseToAnyPublisher()
+    }
+
+    private let request: URLRequest
+    private let configuration: URLSessionConfiguration
+    private let lock = NSLock()
+    private var session: URLSession?
+    private var received: Int64 = 0
+    private var expected: Int64?
+    private var channel: DelegateEvents<TransferEvent, URLError>!
+
+    /// Creates a publicist for a transfer of `request`; nothing is sent before a subscriber
+    /// arrives.
+    public init(_ request: URLRequest, configuration: URLSessionConfiguration = .ephemeral) {
+        self.request = request
+        self.configuration = configuration
+        super.init()
+        channel = DelegateEvents(
+            onActive: { [weak self] in self?.start() },
+            onInactive: { [weak self] in self?.stop() }
+        )
+    }
+
+    private func start() {
+        lock.withLock {
+            guard session == nil else { return }
+            // The session holds its delegate until it is invalidated, which `stop` and the
+            // end of the transfer do.
+            let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+            self.session = session
+            session.dataTask(with: request).resume()
+        }
+    }
+
+    private func stop() {
+        lock.withLock { session }?.invalidateAndCancel()
+    }
+
+    public func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let length = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+        lock.withLock { expected = length }
+        channel.send(
+            .response(status: (response as? HTTPURLResponse)?.statusCode ?? 0, expectedLength: length)
+        )
+        completionHandler(.allow)
+    }
+
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let progress = lock.withLock {
+            received += Int64(data.count)
+            return TransferProgress(received: received, expected: expected)
+        }
+        channel.send(.data(data))
+        channel.send(.progress(progress))
+    }
+
+    public func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didCompleteWithError error: (any Error)?
+    ) {
+        session.finishTasksAndInvalidate()
+        if let error {
+            channel.send(completion: .failure(error as? URLError ?? URLError(.unknown)))
+            return
+        }
+        let total = lock.withLock { self.received }
+        let length = lock.withLock { self.expected }
+        // The last report says the transfer is whole, also when its length was not known.
+        if length != total || total == 0 {
+            channel.send(.progress(TransferProgress(received: total, expected: total)))
+        }
+        channel.send(completion: .finished)
+    }
+}
