@@ -138,3 +138,28 @@ struct NewsCommandTests {
         #expect(defaults.sandboxConfiguration.port == 8080)
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct NewsFeedCommandTests {
+    @Test func listsTheEntriesOfAFeed() async throws {
+        try await NewsSandbox.withRunning { url in
+            let feed = url.deletingLastPathComponent().appendingPathComponent("feeds/sports.atom")
+            let capture = CapturedConsole()
+            let command = try #require(
+                try TributaryCommand.parseAsRoot(["news", "feed", feed.absoluteString]) as? NewsCommand.Feed
+            )
+            try await command.execute(console: capture.console)
+            #expect(capture.output.hasPrefix("1. "))
+            #expect(capture.output.contains("undated"))
+            #expect(capture.output.hasSuffix("20 entries.\n"))
+
+            let missing = url.deletingLastPathComponent().appendingPathComponent("feeds/nothing.rss")
+            let failing = try #require(
+                try TributaryCommand.parseAsRoot(["news", "feed", missing.absoluteString])
+                    as? NewsCommand.Feed
+            )
+            await #expect(throws: ExitCode.failure) { try await failing.execute(console: capture.console) }
+            #expect(capture.errors.hasPrefix("error: "))
+        }
+    }
+}

@@ -135,12 +135,12 @@ public final class ArticlesViewModel: ObservableObject {
     }
 
     /// Where the page for `feed` and `query` comes from, or nil when there is nothing to ask.
-    static func origin(_ feed: Feed, query: String, pageSize: Int) -> Origin? {
+    nonisolated static func origin(_ feed: Feed, query: String, pageSize: Int) -> Origin? {
         if case .feed(let url) = feed { return .feed(url, filter: query) }
         return endpoint(feed, query: query, pageSize: pageSize).map(Origin.newsAPI)
     }
 
-    private static func endpoint(_ feed: Feed, query: String, pageSize: Int) -> NewsEndpoint? {
+    nonisolated private static func endpoint(_ feed: Feed, query: String, pageSize: Int) -> NewsEndpoint? {
         let query = query.isEmpty ? nil : query
         let paging = NewsEndpoint.Paging(pageSize: pageSize)
         switch feed {
@@ -157,7 +157,7 @@ public final class ArticlesViewModel: ObservableObject {
         }
     }
 
-    private static func publisher(
+    nonisolated private static func publisher(
         for request: PageRequest,
         client: NewsClient
     ) -> AnyPublisher<ArticlesPage, NewsError> {
