@@ -67,7 +67,13 @@ let package = Package(
             ]
         ),
         .target(name: "TributaryHTTPTesting", dependencies: ["TributaryHTTP"]),
-        .target(name: "TributaryStreams", dependencies: ["Tributary"]),
+        .target(
+            name: "TributaryStreams",
+            dependencies: [
+                "Tributary",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            ]
+        ),
         .target(
             name: "NewsAPI",
             dependencies: [
@@ -124,7 +130,14 @@ let package = Package(
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ]
         ),
-        .testTarget(name: "TributaryStreamsTests", dependencies: ["TributaryStreams"]),
+        .testTarget(
+            name: "TributaryStreamsTests",
+            dependencies: [
+                "TributaryStreams",
+                "Tributary",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            ]
+        ),
         .testTarget(
             name: "NewsAPITests",
             dependencies: [

@@ -120,7 +120,7 @@ enum Operations {
         switch value {
         case .integer(let integer): Double(integer)
         case .decimal(let decimal): decimal
-        case .string, .boolean: nil
+        case .string, .boolean, .list: nil
         }
     }
 
@@ -198,8 +198,11 @@ enum Operations {
             default: throw mismatch("a number", arguments[0])
             }
         case .len:
-            guard case .string(let text) = arguments[0] else { throw mismatch("a string", arguments[0]) }
-            return .integer(text.count)
+            switch arguments[0] {
+            case .string(let text): return .integer(text.count)
+            case .list(let values): return .integer(values.count)
+            default: throw mismatch("a string or a list", arguments[0])
+            }
         case .upper, .lower:
             guard case .string(let text) = arguments[0] else { throw mismatch("a string", arguments[0]) }
             return .string(function == .upper ? text.uppercased() : text.lowercased())

@@ -1,5 +1,5 @@
-/// A value that flows through a stream document: an integer, a decimal, a string or a
-/// boolean.
+/// A value that flows through a stream document: an integer, a decimal, a string, a boolean,
+/// or the list `zip` and `combineLatest` make of their inputs' values.
 ///
 /// Values are dynamic so that an operator such as `map` may change their type. In JSON they
 /// are the plain literals: `3`, `2.5`, `"text"`, `true`.
@@ -8,6 +8,7 @@ public enum StreamValue: Sendable, Hashable {
     case decimal(Double)
     case string(String)
     case boolean(Bool)
+    case list([StreamValue])
 
     /// The name of the value's type, as errors show it.
     public var typeName: String {
@@ -16,6 +17,7 @@ public enum StreamValue: Sendable, Hashable {
         case .decimal: "decimal"
         case .string: "string"
         case .boolean: "boolean"
+        case .list: "list"
         }
     }
 }
@@ -28,6 +30,7 @@ extension StreamValue: CustomStringConvertible {
         case .decimal(let value): Self.format(value)
         case .string(let value): value
         case .boolean(let value): String(value)
+        case .list(let values): "[" + values.map(\.description).joined(separator: ", ") + "]"
         }
     }
 
@@ -50,10 +53,12 @@ extension StreamValue: Codable {
             self = .decimal(decimal)
         } else if let string = try? container.decode(String.self) {
             self = .string(string)
+        } else if let list = try? container.decode([StreamValue].self) {
+            self = .list(list)
         } else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "Expected an integer, a decimal, a string or a boolean."
+                debugDescription: "Expected an integer, a decimal, a string, a boolean or a list."
             )
         }
     }
@@ -65,6 +70,7 @@ extension StreamValue: Codable {
         case .decimal(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .boolean(let value): try container.encode(value)
+        case .list(let values): try container.encode(values)
         }
     }
 }

@@ -108,7 +108,7 @@ import TributaryStreams
         ("!$0", .typeMismatch("! needs a boolean, not a integer")),
         ("$0 && true", .typeMismatch("&& needs booleans, not a integer")),
         ("$0 < \"a\"", .typeMismatch("< compares two numbers or two strings, not a integer and a string")),
-        ("len($0)", .typeMismatch("len needs a string, not a integer")),
+        ("len($0)", .typeMismatch("len needs a string or a list, not a integer")),
         ("$0 / 0", .divisionByZero),
         ("$0 % 0", .divisionByZero),
         ("$0 / 0.0", .divisionByZero),

@@ -1,0 +1,149 @@
+public import Tributary
+
+extension StreamDocument {
+    /// The stream or node `id` as a real publisher, assembled from Combine's (or OpenCombine's
+    /// and Tributary's) operators, with time on `scheduler`.
+    ///
+    /// ```swift
+    /// let doubled = try document.publisher(for: "doubled", scheduler: DispatchQueue.main)
+    /// ```
+    ///
+    /// Each subscription runs the document's streams afresh. An expression that fails on a
+    /// value ends the publisher with a ``StreamFailure``.
+    public func publisher<S: Scheduler>(
+        for id: String,
+        scheduler: S
+    ) throws(StreamError) -> AnyPublisher<StreamValue, StreamFailure> {
+        guard let element = element(id) else {
+            throw StreamError(.danglingReference(id), path: "$")
+        }
+        switch element {
+        case .stream(let stream):
+            return Self.publisher(for: stream, scheduler: scheduler)
+        case .node(let node):
+            var inputs: [AnyPublisher<StreamValue, StreamFailure>] = []
+            for input in node.inputs {
+                inputs.append(try publisher(for: input, scheduler: scheduler))
+            }
+            return Self.apply(node, to: inputs, scheduler: scheduler)
+        }
+    }
+
+    /// The publisher of the last node, or of the last stream when there are no nodes.
+    public func publisher<S: Scheduler>(
+        scheduler: S
+    ) throws(StreamError) -> AnyPublisher<StreamValue, StreamFailure> {
+        guard let last = ids.last else { return Empty().eraseToAnyPublisher() }
+        return try publisher(for: last, scheduler: scheduler)
+    }
+
+    static func publisher<S: Scheduler>(
+        for stream: StreamDefinition,
+        scheduler: S
+    ) -> AnyPublisher<StreamValue, StreamFailure> {
+        let items = stream.items.reduce(Empty<StreamValue, StreamFailure>().eraseToAnyPublisher()) {
+            previous,
+            item in
+            let next = Just(item.value).setFailureType(to: StreamFailure.self)
+            guard item.delay > 0 else { return previous.append(next).eraseToAnyPublisher() }
+            return previous.append(next.delay(for: .seconds(item.delay), scheduler: scheduler))
+                .eraseToAnyPublisher()
+        }
+        /// The end comes after a wait on the scheduler, which an empty publisher marks.
+        func after(_ seconds: Double) -> AnyPublisher<Void, Never> {
+            Just(()).delay(for: .seconds(seconds), scheduler: scheduler).eraseToAnyPublisher()
+        }
+        switch stream.ending {
+        case .finished(let seconds) where seconds == 0:
+            return items
+        case .finished(let seconds):
+            return items.append(
+                after(seconds).setFailureType(to: StreamFailure.self).flatMap {
+                    Empty<StreamValue, StreamFailure>()
+                }
+            )
+            .eraseToAnyPublisher()
+        case .failed(let seconds, let message):
+            let failure = StreamFailure(origin: stream.id, message: message)
+            return items.append(
+                after(seconds).setFailureType(to: StreamFailure.self)
+                    .flatMap { Fail<StreamValue, StreamFailure>(error: failure) }
+            )
+            .eraseToAnyPublisher()
+        case .never:
+            return items.append(Empty(completeImmediately: false)).eraseToAnyPublisher()
+        }
+    }
+
+    static func apply<S: Scheduler>(
+        _ node: StreamNode,
+        to inputs: [AnyPublisher<StreamValue, StreamFailure>],
+        scheduler: S
+    ) -> AnyPublisher<StreamValue, StreamFailure> {
+        let id = node.id
+        let input = inputs[0]
+        switch node.operator {
+        case .map(let expression):
+            return input.tryMap { try expression.evaluate($0) }
+                .mapError { Self.failure($0, node: id) }
+                .eraseToAnyPublisher()
+        case .scan(let initial, let expression):
+            return input.tryScan(initial) { try expression.evaluate($1, accumulator: $0) }
+                .mapError { Self.failure($0, node: id) }
+                .eraseToAnyPublisher()
+        case .filter(let expression):
+            return input.tryFilter { value in
+                let result = try expression.evaluate(value)
+                guard case .boolean(let keep) = result else {
+                    throw StreamFailure(
+                        origin: id,
+                        message: "filter needs a boolean, not a \(result.typeName)"
+                    )
+                }
+                return keep
+            }
+            .mapError { Self.failure($0, node: id) }
+            .eraseToAnyPublisher()
+        case .dropFirst(let count):
+            return input.dropFirst(count).eraseToAnyPublisher()
+        case .prefix(let count):
+            return input.prefix(count).eraseToAnyPublisher()
+        case .removeDuplicates:
+            return input.removeDuplicates().eraseToAnyPublisher()
+        case .delay(let seconds):
+            return input.delay(for: .seconds(seconds), scheduler: scheduler).eraseToAnyPublisher()
+        case .debounce(let seconds):
+            return input.debounce(for: .seconds(seconds), scheduler: scheduler).eraseToAnyPublisher()
+        case .throttle(let seconds, let latest):
+            return input.throttle(for: .seconds(seconds), scheduler: scheduler, latest: latest)
+                .eraseToAnyPublisher()
+        case .merge:
+            return Publishers.MergeMany(inputs).eraseToAnyPublisher()
+        case .append:
+            return inputs.dropFirst().reduce(input) { $0.append($1).eraseToAnyPublisher() }
+        case .zip:
+            return joined(inputs) { $0.zip($1) }
+        case .combineLatest:
+            return joined(inputs) { $0.combineLatest($1) }
+        }
+    }
+
+    /// Joins any number of inputs pairwise into lists of their values.
+    private static func joined(
+        _ inputs: [AnyPublisher<StreamValue, StreamFailure>],
+        _ pair: (AnyPublisher<[StreamValue], StreamFailure>, AnyPublisher<StreamValue, StreamFailure>)
+            -> some Publisher<([StreamValue], StreamValue), StreamFailure>
+    ) -> AnyPublisher<StreamValue, StreamFailure> {
+        let first = inputs[0].map { [$0] }.eraseToAnyPublisher()
+        return inputs.dropFirst()
+            .reduce(first) { joined, next in pair(joined, next).map { $0 + [$1] }.eraseToAnyPublisher() }
+            .map(StreamValue.list)
+            .eraseToAnyPublisher()
+    }
+
+    private static func failure(_ error: any Error, node: String) -> StreamFailure {
+        if let failure = error as? StreamFailure { return failure }
+        let expressionError = error as? ExpressionError
+        return StreamFailure(origin: node, message: "\(error)", expressionError: expressionError)
+    }
+}

@@ -1,0 +1,83 @@
+/// Why a stream document cannot be used, with the JSON path of what is wrong.
+///
+/// ```
+/// $.nodes[1].input: "numbrs" names no stream or node.
+/// ```
+public struct StreamError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Kind: Sendable, Equatable {
+        /// The document is not JSON, or not shaped as a document.
+        case malformed(String)
+        /// The document's schema version is not one this library reads.
+        case unsupportedSchemaVersion(Int)
+        /// An operator name this library does not know.
+        case unknownOperator(String)
+        /// A required field is missing.
+        case missingField(String)
+        /// A field holds a value of the wrong kind or out of range.
+        case badValue(String)
+        /// An expression does not parse.
+        case badExpression(ExpressionError)
+        /// Two streams or nodes share an id.
+        case duplicateID(String)
+        /// A reference names no stream or node.
+        case danglingReference(String)
+        /// Nodes refer to each other in a circle.
+        case cycle([String])
+    }
+
+    public var kind: Kind
+    /// Where in the document, as a JSON path such as `$.nodes[2].input`.
+    public var path: String
+
+    public init(_ kind: Kind, path: String) {
+        self.kind = kind
+        self.path = path
+    }
+
+    public var description: String {
+        let problem: String
+        switch kind {
+        case .malformed(let reason): problem = "the document cannot be read: \(reason)"
+        case .unsupportedSchemaVersion(let version):
+            problem =
+                "schema version \(version) is not supported; this library reads version \(StreamDocument.schemaVersion)"
+        case .unknownOperator(let name):
+            problem =
+                "\"\(name)\" is not an operator; known: \(StreamOperator.Name.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .missingField(let name): problem = "the field \"\(name)\" is missing"
+        case .badValue(let reason): problem = reason
+        case .badExpression(let error): problem = "the expression does not parse: \(error)"
+        case .duplicateID(let id): problem = "the id \"\(id)\" is used twice"
+        case .danglingReference(let id): problem = "\"\(id)\" names no stream or node"
+        case .cycle(let ids): problem = "the nodes form a cycle: \(ids.joined(separator: " → "))"
+        }
+        return "\(path): \(problem)."
+    }
+
+    /// The JSON path of a coding path.
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.reduce("$") { path, key in
+            key.intValue.map { "\(path)[\($0)]" } ?? "\(path).\(key.stringValue)"
+        }
+    }
+}
+
+/// A failure inside a running document: a stream that ends in failure, or an expression that
+/// fails on a value.
+public struct StreamFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The stream or node that failed.
+    public var origin: String
+    /// What went wrong, in a sentence.
+    public var message: String
+    /// The expression's error, when an expression failed.
+    public var expressionError: ExpressionError?
+
+    public init(origin: String, message: String, expressionError: ExpressionError? = nil) {
+        self.origin = origin
+        self.message = message
+        self.expressionError = expressionError
+    }
+
+    public var description: String { "\(origin): \(message)" }
+}

@@ -1,0 +1,128 @@
+import CombineSchedulers
+import Foundation
+import Testing
+import Tributary
+import TributaryStreams
+
+@Suite struct StreamRunnerTests {
+    private func values(_ timeline: Timeline, _ lane: String) -> [String] {
+        timeline.events(in: lane).map { "\($0.time):\($0.kind)" }
+    }
+
+    @Test func runsEveryOperatorInVirtualTime() throws {
+        let document = try StreamDocument.decode(Data(StreamDocumentTests.example.utf8))
+        let timeline = try StreamRunner().run(document)
+        #expect(!timeline.isTruncated)
+        #expect(values(timeline, "numbers") == ["1.0:1", "2.0:2", "3.0:3", "4.0:4", "4.0:finished"])
+        #expect(values(timeline, "doubled") == ["1.0:2", "2.0:4", "3.0:6", "4.0:8", "4.0:finished"])
+        #expect(values(timeline, "big") == ["2.0:4", "3.0:6", "4.0:8", "4.0:finished"])
+        #expect(values(timeline, "sum") == ["2.0:4", "3.0:10", "4.0:18", "4.0:finished"])
+        #expect(values(timeline, "letters") == ["1.5:a", "3.5:b", "4.5:finished"])
+        #expect(
+            values(timeline, "pairs") == [
+                "2.0:[2, a, 4]", "3.0:[3, a, 4]", "3.0:[3, a, 10]", "3.5:[3, b, 10]", "4.0:[4, b, 10]",
+                "4.0:[4, b, 18]",
+                "4.5:finished",
+            ]
+        )
+        // Debounce publishes each value after half a second of quiet; the last is still
+        // waiting when its input finishes, and finishing does not publish it.
+        #expect(values(timeline, "quiet") == ["1.5:1", "2.5:2", "3.5:3", "4.0:finished"])
+        #expect(timeline.lanes == document.ids)
+    }
+
+    /// The same inputs through hand-written Combine chains give the same events.
+    @Test func matchesHandWrittenCombineChains() throws {
+        let a = StreamDefinition.series("a", [1, 2, 3, 4, 5], spacing: 1)
+        let b = StreamDefinition.series("b", ["x", "y"], spacing: 2)
+        let cases:
+            [(
+                StreamOperator, [String],
+                (
+                    AnyPublisher<StreamValue, StreamFailure>, AnyPublisher<StreamValue, StreamFailure>,
+                    TestSchedulerOf<DispatchQueue>
+                ) -> AnyPublisher<StreamValue, StreamFailure>
+            )] = [
+                (.dropFirst(2), ["a"], { a, _, _ in a.dropFirst(2).eraseToAnyPublisher() }),
+                (.prefix(3), ["a"], { a, _, _ in a.prefix(3).eraseToAnyPublisher() }),
+                (.removeDuplicates, ["a"], { a, _, _ in a.removeDuplicates().eraseToAnyPublisher() }),
+                (
+                    .delay(seconds: 0.5), ["a"],
+                    { a, _, s in a.delay(for: .milliseconds(500), scheduler: s).eraseToAnyPublisher() }
+                ),
+                (
+                    .throttle(seconds: 2, latest: false), ["a"],
+                    { a, _, s in
+                        a.throttle(for: .seconds(2), scheduler: s, latest: false).eraseToAnyPublisher()
+                    }
+                ),
+                (.merge, ["a", "b"], { a, b, _ in a.merge(with: b).eraseToAnyPublisher() }),
+                (.append, ["a", "b"], { a, b, _ in a.append(b).eraseToAnyPublisher() }),
+                (.zip, ["a", "b"], { a, b, _ in a.zip(b).map { .list([$0, $1]) }.eraseToAnyPublisher() }),
+                (
+                    .combineLatest, ["a", "b"],
+                    { a, b, _ in a.combineLatest(b).map { .list([$0, $1]) }.eraseToAnyPublisher() }
+                ),
+            ]
+        for (op, inputs, chain) in cases {
+            let document = try StreamDocument(
+                streams: [a, b],
+                nodes: [StreamNode(id: "n", op, inputs: inputs)]
+            )
+            let scheduler = DispatchQueue.test
+            let expected = record(
+                chain(
+                    try document.publisher(for: "a", scheduler: scheduler),
+                    try document.publisher(for: "b", scheduler: scheduler),
+                    scheduler
+                ),
+                scheduler
+            )
+            let timeline = try StreamRunner().run(document, lanes: ["n"])
+            #expect(values(timeline, "n") == expected, "\(op)")
+        }
+    }
+
+    private func record(
+        _ publisher: AnyPublisher<StreamValue, StreamFailure>,
+        _ scheduler: TestSchedulerOf<DispatchQueue>
+    ) -> [String] {
+        let start = scheduler.now
+        var events: [String] = []
+        func now() -> Double { Double(start.distance(to: scheduler.now).magnitude) / 1e9 }
+        let cancellable = publisher.sink(
+            receiveCompletion: { events.append("\(now()):\($0 == .finished ? "finished" : "failure")") },
+            receiveValue: { events.append("\(now()):\($0)") }
+        )
+        scheduler.advance(by: .seconds(100))
+        cancellable.cancel()
+        return events
+    }
+
+    @Test func endsTheLaneWithAFailureWhenAnExpressionFails() throws {
+        let document = try StreamDocument(
+            streams: [.series("n", [2, 1, 0, 5], spacing: 1)],
+            nodes: [StreamNode(id: "inverse", .map(try StreamExpression("10 / $0")), inputs: ["n"])]
+        )
+        let timeline = try StreamRunner().run(document, lanes: ["inverse"])
+        #expect(values(timeline, "inverse").prefix(2) == ["1.0:5", "2.0:10"])
+        guard case .failure(let message) = timeline.events(in: "inverse").last?.kind else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(message.lowercased().contains("zero"), "\(message)")
+        #expect(timeline.events(in: "inverse").count == 3)
+    }
+
+    @Test func stopsAtItsGuards() throws {
+        let many = StreamDefinition(id: "many", items: (0..<1_000).map { StreamItem(.integer($0)) })
+        let timeline = try StreamRunner(maximumEvents: 100).run(try StreamDocument(streams: [many]))
+        #expect(timeline.isTruncated)
+        #expect(timeline.events.count == 100)
+
+        let slow = StreamDefinition.series("slow", [1, 2, 3], spacing: 60)
+        let short = try StreamRunner(maximumDuration: 90).run(try StreamDocument(streams: [slow]))
+        #expect(short.isTruncated)
+        #expect(short.events.count == 1)
+    }
+}
