@@ -1,6 +1,6 @@
-public import CombineSchedulers
+import CombineSchedulers
 import Foundation
-public import Tributary
+import Tributary
 
 /// Runs a document in virtual time to a ``Timeline``.
 ///
