@@ -104,6 +104,7 @@ let package = Package(
                 "Tributary",
                 "TributaryAsyncHTTPClient",
                 "TributaryHTTP",
+                "TributaryStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
@@ -119,6 +120,7 @@ let package = Package(
                 "NewsAPI",
                 "NewsSandbox",
                 "TributaryCLI",
+                "TributaryStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -97,32 +97,51 @@ public enum Marbles {
     }
 
     /// `events` as marbles, `frame` seconds per character. Values that are not one letter or
-    /// digit are written as letters from `a`, and ``Printed/values`` says which is which.
+    /// digit are written as letters from `a` not otherwise in use, and ``Printed/values`` says
+    /// which is which.
     public static func print(_ events: [Timeline.Event], frame: Double = 1) -> Printed {
         var table: [Character: StreamValue] = [:]
-        var symbols: [StreamValue: Character] = [:]
-        var nextLetter = Unicode.Scalar("a").value
+        let marbles = print(events, frame: frame, table: &table, reserved: literals(in: events))
+        return Printed(marbles: marbles, values: table)
+    }
+
+    /// The characters that values in `events` stand for by themselves.
+    static func literals(in events: [Timeline.Event]) -> Set<Character> {
+        Set(
+            events.compactMap { event in
+                guard case .value(let value) = event.kind else { return nil }
+                return literal(value)
+            }
+        )
+    }
+
+    /// The character a value is written as without a table, if there is one.
+    private static func literal(_ value: StreamValue) -> Character? {
+        let text = value.description
+        guard text.count == 1, let character = text.first, character.isLetter || character.isNumber,
+            StreamValue(marble: character) == value
+        else { return nil }
+        return character
+    }
+
+    /// Prints with a table shared by several lanes; new stand-ins avoid `reserved`.
+    static func print(
+        _ events: [Timeline.Event],
+        frame: Double,
+        table: inout [Character: StreamValue],
+        reserved: Set<Character>
+    ) -> String {
         func symbol(_ kind: Timeline.Kind) -> Character {
             switch kind {
             case .finished: return "|"
             case .failure: return "#"
             case .value(let value):
-                let text = value.description
-                if text.count == 1, let character = text.first, character.isLetter || character.isNumber,
-                    StreamValue(marble: character) == value
-                {
-                    return character
-                }
-                if let known = symbols[value] { return known }
-                while let scalar = Unicode.Scalar(nextLetter),
-                    table[Character(scalar)] != nil
-                        || "0123456789".contains(Character(scalar))
-                {
-                    nextLetter += 1
-                }
-                let letter = Character(Unicode.Scalar(nextLetter)!)
-                nextLetter += 1
-                symbols[value] = letter
+                if let character = literal(value) { return character }
+                if let known = table.first(where: { $0.value == value })?.key { return known }
+                let letter =
+                    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".first {
+                        table[$0] == nil && !reserved.contains($0)
+                    } ?? "?"
                 table[letter] = value
                 return letter
             }
@@ -139,7 +158,7 @@ public enum Marbles {
             text += marks.count == 1 ? String(marks) : "(\(String(marks)))"
             position = index + 1
         }
-        return Printed(marbles: text, values: table)
+        return text
     }
 
     /// A printed diagram and what its stand-in letters mean.

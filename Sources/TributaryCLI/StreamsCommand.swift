@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import TributaryStreams
+
+/// `tributary streams`: validate, run and draw stream documents.
+struct StreamsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "streams",
+        abstract: "Validate, run and draw publisher pipelines described as JSON.",
+        discussion: "Examples/streams/ holds documents to start from.",
+        subcommands: [Run.self, Validate.self, New.self]
+    )
+
+    /// Reads and checks the document at `path`; a problem is one line on stderr and exit
+    /// code 1.
+    static func document(at path: String, console: Console) throws -> StreamDocument {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            console.note("error: cannot read \(path): \(error.localizedDescription)")
+            throw ExitCode.failure
+        }
+        do {
+            return try StreamDocument.decode(data)
+        } catch {
+            console.note("error: \(path): \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a document in virtual time and print its timeline."
+        )
+
+        @Argument(help: "The document, a JSON file.")
+        var file: String
+
+        @Flag(help: "Print each lane as marbles instead of a list of events.")
+        var marbles = false
+
+        @Option(help: "Seconds per marble character.")
+        var frame = 1.0
+
+        @Option(help: "Also draw the timeline as SVG into this file.")
+        var svg: String?
+
+        func validate() throws {
+            guard frame > 0, frame.isFinite else {
+                throw ValidationError("--frame must be a positive number.")
+            }
+        }
+
+        func run() throws {
+            try execute(console: .standard)
+        }
+
+        func execute(console: Console) throws {
+            let document = try StreamsCommand.document(at: file, console: console)
+            let timeline = try StreamRunner().run(document)
+            if marbles {
+                console.print(TextLanes.render(timeline, document: document, frame: frame))
+            } else {
+                for event in timeline.events {
+                    console.print("\(String(format: "%8.3f", event.time))s  \(event.lane)  \(event.kind)")
+                }
+            }
+            if let svg {
+                do {
+                    try Data(SVGRenderer.render(timeline, document: document).utf8)
+                        .write(to: URL(fileURLWithPath: svg), options: .atomic)
+                } catch {
+                    throw ValidationError("Cannot write \(svg): \(error.localizedDescription)")
+                }
+                console.note("Wrote \(svg).")
+            }
+        }
+    }
+
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a document and say what is wrong, and where."
+        )
+
+        @Argument(help: "The document, a JSON file.")
+        var file: String
+
+        func run() throws {
+            try execute(console: .standard)
+        }
+
+        func execute(console: Console) throws {
+            let document = try StreamsCommand.document(at: file, console: console)
+            console.print(
+                "\(file): valid, \(document.streams.count) streams and \(document.nodes.count) nodes."
+            )
+        }
+    }
+
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a document from a marble diagram.")
+
+        @Option(parsing: .unconditional, help: "The stream, such as \"-1-2-3|\".")
+        var marbles: String
+
+        @Option(help: "Seconds per marble character.")
+        var frame = 1.0
+
+        @Option(help: "The stream's id.")
+        var id = "input"
+
+        func run() throws {
+            try execute(console: .standard)
+        }
+
+        func execute(console: Console) throws {
+            let stream: StreamDefinition
+            do {
+                stream = try Marbles.parse(marbles, frame: frame, id: id)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+            let document = try StreamDocument(name: "From marbles \(marbles)", streams: [stream])
+            console.print(String(decoding: try document.encoded(), as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Testing
+import TributaryStreams
+
+@testable import TributaryCLI
+
+@Suite struct StreamsCommandTests {
+    static let examples = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/streams")
+
+    @Test func runsADocumentAsMarblesAndDrawsItAsSVG() throws {
+        let svg = FileManager.default.temporaryDirectory.appendingPathComponent("streams-\(UUID()).svg")
+        defer { try? FileManager.default.removeItem(at: svg) }
+        let file = Self.examples.appendingPathComponent("map-filter-scan.json").path
+        let command = try #require(
+            try TributaryCommand.parseAsRoot(["streams", "run", file, "--marbles", "--svg", svg.path])
+                as? StreamsCommand.Run
+        )
+        let capture = CapturedConsole()
+        try command.execute(console: capture.console)
+        #expect(capture.output.hasPrefix("numbers                    -123(4|)\n"))
+        #expect(capture.errors == "Wrote \(svg.path).\n")
+        let drawing = try String(contentsOf: svg, encoding: .utf8)
+        #expect(drawing.contains("<title id=\"title\">Map, filter and scan</title>"))
+    }
+
+    @Test func validatesAndSaysWhereADocumentIsWrong() throws {
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: bad) }
+        try Data(
+            #"{"schemaVersion": 1, "streams": [], "nodes": [{"id": "n", "operator": "map", "input": "x", "expression": "$0"}]}"#
+                .utf8
+        )
+        .write(to: bad)
+        let capture = CapturedConsole()
+        let good = try #require(
+            try TributaryCommand.parseAsRoot([
+                "streams", "validate", Self.examples.appendingPathComponent("serial.json").path,
+            ])
+                as? StreamsCommand.Validate
+        )
+        try good.execute(console: capture.console)
+        #expect(capture.output.hasSuffix("valid, 1 streams and 0 nodes.\n"))
+        let failing = try #require(
+            try TributaryCommand.parseAsRoot(["streams", "validate", bad.path]) as? StreamsCommand.Validate
+        )
+        #expect(throws: ExitCode.failure) { try failing.execute(console: capture.console) }
+        #expect(capture.errors == "error: \(bad.path): $.nodes[0].input: \"x\" names no stream or node.\n")
+    }
+
+    @Test func makesADocumentFromMarbles() throws {
+        let command = try #require(
+            try TributaryCommand.parseAsRoot(["streams", "new", "--marbles", "-1-2-3|"])
+                as? StreamsCommand.New
+        )
+        let capture = CapturedConsole()
+        try command.execute(console: capture.console)
+        let document = try StreamDocument.decode(Data(capture.output.utf8))
+        #expect(document.streams == [try Marbles.parse("-1-2-3|", id: "input")])
+    }
+}
