@@ -41,14 +41,7 @@ extension StreamDocument {
         for stream: StreamDefinition,
         scheduler: S
     ) -> AnyPublisher<StreamValue, StreamFailure> {
-        let items = stream.items.reduce(Empty<StreamValue, StreamFailure>().eraseToAnyPublisher()) {
-            previous,
-            item in
-            let next = Just(item.value).setFailureType(to: StreamFailure.self)
-            guard item.delay > 0 else { return previous.append(next).eraseToAnyPublisher() }
-            return previous.append(next.delay(for: .seconds(item.delay), scheduler: scheduler))
-                .eraseToAnyPublisher()
-        }
+        let items = TimedItems(items: stream.items, scheduler: scheduler).eraseToAnyPublisher()
         /// The end comes after a wait on the scheduler, which an empty publisher marks.
         func after(_ seconds: Double) -> AnyPublisher<Void, Never> {
             Just(()).delay(for: .seconds(seconds), scheduler: scheduler).eraseToAnyPublisher()

@@ -114,6 +114,23 @@ import TributaryStreams
         #expect(timeline.events(in: "inverse").count == 3)
     }
 
+    @Test func runsLongStreamsWithoutNestingAPublisherPerItem() throws {
+        let long = StreamDefinition(
+            id: "long",
+            items: (0..<50_000).map { StreamItem(.integer($0), delay: $0 % 2 == 0 ? 0 : 0.001) }
+        )
+        let document = try StreamDocument(
+            streams: [long],
+            nodes: [
+                StreamNode(id: "sum", .scan(initial: 0, try StreamExpression("acc + $0")), inputs: ["long"])
+            ]
+        )
+        let timeline = try StreamRunner().run(document, lanes: ["sum"])
+        #expect(timeline.events.count == 50_001)
+        #expect(timeline.events[49_999].kind == .value(.integer(49_999 * 50_000 / 2)))
+        #expect(abs(timeline.duration - 25) < 0.001)
+    }
+
     @Test func stopsAtItsGuards() throws {
         let many = StreamDefinition(id: "many", items: (0..<1_000).map { StreamItem(.integer($0)) })
         let timeline = try StreamRunner(maximumEvents: 100).run(try StreamDocument(streams: [many]))
