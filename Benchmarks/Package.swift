@@ -6,6 +6,7 @@ let package = Package(
     name: "TributaryBenchmarks",
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
+        .package(url: "https://github.com/pointfreeco/combine-schedulers.git", from: "1.2.2"),
         .package(name: "Tributary", path: ".."),
         .package(
             url: "https://github.com/ordo-one/benchmark.git",
@@ -44,6 +45,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TributaryStreams", package: "Tributary"),
+                .product(name: "Tributary", package: "Tributary"),
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ],
             path: "Benchmarks/StreamBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

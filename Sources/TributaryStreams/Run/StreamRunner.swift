@@ -1,4 +1,3 @@
-import CombineSchedulers
 import Foundation
 import Tributary
 
@@ -9,8 +8,8 @@ import Tributary
 /// print(Marbles.lanes(timeline))
 /// ```
 ///
-/// Every stream and node is subscribed to on one `TestScheduler`, whose clock jumps from one
-/// scheduled action to the next, so a run of minutes takes microseconds and is the same
+/// Every stream and node is subscribed to on one ``VirtualTimeScheduler``, whose clock jumps
+/// from one scheduled action to the next, so a run of minutes takes microseconds and is the same
 /// every time. Guards stop a run that would publish too many events or last too long.
 public struct StreamRunner: Sendable {
     /// The most events a run records before it stops.
@@ -25,15 +24,12 @@ public struct StreamRunner: Sendable {
 
     /// Runs `lanes` of `document` (by default every stream and node).
     public func run(_ document: StreamDocument, lanes: [String]? = nil) throws(StreamError) -> Timeline {
-        let scheduler = DispatchQueue.test
-        let start = scheduler.now
+        let scheduler = VirtualTimeScheduler()
         let lanes = lanes ?? document.ids
         var events: [Timeline.Event] = []
         var truncated = false
         var subscriptions: [AnyCancellable] = []
-        func time() -> Double {
-            Double(start.distance(to: scheduler.now).magnitude) / 1e9
-        }
+        func time() -> Double { scheduler.now.seconds }
         for lane in lanes {
             let publisher = try document.publisher(for: lane, scheduler: scheduler)
             subscriptions.append(
@@ -61,7 +57,7 @@ public struct StreamRunner: Sendable {
                 )
             )
         }
-        scheduler.advance(by: .nanoseconds(Int(maximumDuration * 1e9)))
+        scheduler.advance(by: .seconds(maximumDuration))
         subscriptions.forEach { $0.cancel() }
         let ended = Set(events.filter { $0.kind.isEnd }.map(\.lane))
         // A lane still open when the guard ran out was cut short, unless it never ends.

@@ -1,0 +1,51 @@
+import Testing
+import Tributary
+import TributaryStreams
+
+@Suite struct VirtualTimeSchedulerTests {
+    @Test func runsActionsInTimeOrderAndSameTimeActionsInTheOrderScheduled() {
+        let scheduler = VirtualTimeScheduler()
+        var log: [String] = []
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(2))) { log.append("2s") }
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { log.append("1s a") }
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) {
+            log.append("1s b")
+            scheduler.schedule { log.append("1s nested") }
+        }
+        scheduler.schedule { log.append("now") }
+        scheduler.advance(by: .milliseconds(1_500))
+        #expect(log == ["now", "1s a", "1s b", "1s nested"])
+        #expect(scheduler.now.seconds == 1.5)
+        scheduler.advance(by: .seconds(1))
+        #expect(log.last == "2s")
+        #expect(!scheduler.hasPendingActions)
+    }
+
+    @Test func repeatsUntilCancelled() {
+        let scheduler = VirtualTimeScheduler()
+        var ticks: [Double] = []
+        let timer = scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1)), interval: .seconds(1))
+        {
+            ticks.append(scheduler.now.seconds)
+        }
+        scheduler.advance(by: .milliseconds(3_500))
+        timer.cancel()
+        scheduler.advance(by: .seconds(10))
+        #expect(ticks == [1, 2, 3])
+    }
+
+    @Test func drivesCombineOperators() {
+        let scheduler = VirtualTimeScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [(Double, Int)] = []
+        let subscription = subject.debounce(for: .milliseconds(300), scheduler: scheduler)
+            .sink { received.append((scheduler.now.seconds, $0)) }
+        subject.send(1)
+        scheduler.advance(by: .milliseconds(100))
+        subject.send(2)
+        scheduler.advance(by: .seconds(1))
+        #expect(received.map(\.1) == [2])
+        #expect(received.map(\.0) == [0.4])
+        subscription.cancel()
+    }
+}
