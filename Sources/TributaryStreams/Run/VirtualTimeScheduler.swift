@@ -76,23 +76,31 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     public typealias SchedulerTimeType = Time
     public typealias SchedulerOptions = Never
 
-    private struct Entry {
-        var time: Time
+    /// What the heap orders: plain values, so that moving them costs no reference counting.
+    private struct Key {
+        var time: Int64
         var order: UInt64
-        var id: UInt64
-        var interval: Duration?
-        var action: () -> Void
+        var slot: Int
 
-        func runsBefore(_ other: Entry) -> Bool {
-            (time.nanoseconds, order) < (other.time.nanoseconds, other.order)
+        func runsBefore(_ other: Key) -> Bool {
+            (time, order) < (other.time, other.order)
         }
     }
 
+    /// An action waiting in the heap, stored apart from its key.
+    private struct Slot {
+        var action: (() -> Void)?
+        var interval: Duration?
+        var id: UInt64
+        var isCancelled = false
+    }
+
     private let lock = NSLock()
-    private var heap: [Entry] = []
+    private var heap: [Key] = []
+    private var slots: [Slot] = []
+    private var freeSlots: [Int] = []
     private var current = Time(nanoseconds: 0)
     private var nextOrder: UInt64 = 0
-    private var cancelled: Set<UInt64> = []
 
     /// Creates a scheduler at time zero.
     public init() {}
@@ -120,74 +128,89 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
         options: Never?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let id = enqueue(at: date, interval: interval, action)
+        let (slot, id) = enqueue(at: date, interval: interval, action)
         return AnyCancellable { [weak self] in
             guard let self else { return }
-            lock.withLock { _ = cancelled.insert(id) }
+            lock.withLock {
+                if slots[slot].id == id { slots[slot].isCancelled = true }
+            }
         }
     }
 
     /// Runs every action due up to `now + duration`, in time order, then sets the clock there.
     public func advance(by duration: Duration = Duration(nanoseconds: 0)) {
         let target = now.advanced(by: duration)
-        while let entry = popDue(before: target) {
-            entry.action()
+        while let action = popDue(before: target) {
+            action()
         }
         lock.withLock { current = Swift.max(current, target) }
     }
 
     /// Runs actions until none is left, or until the clock would pass `limit`.
     public func run(until limit: Time) {
-        while let entry = popDue(before: limit) {
-            entry.action()
+        while let action = popDue(before: limit) {
+            action()
         }
     }
 
     /// Whether actions are waiting.
     public var hasPendingActions: Bool { lock.withLock { !heap.isEmpty } }
 
-    private func enqueue(at date: Time?, interval: Duration?, _ action: @escaping () -> Void) -> UInt64 {
+    @discardableResult
+    private func enqueue(at date: Time?, interval: Duration?, _ action: @escaping () -> Void) -> (Int, UInt64)
+    {
         lock.withLock {
             let order = nextOrder
             nextOrder += 1
-            push(
-                Entry(
-                    time: Swift.max(date ?? current, current),
-                    order: order,
-                    id: order,
-                    interval: interval,
-                    action: action
-                )
-            )
-            return order
+            let entry = Slot(action: action, interval: interval, id: order)
+            let slot: Int
+            if let reused = freeSlots.popLast() {
+                slot = reused
+                slots[slot] = entry
+            } else {
+                slot = slots.count
+                slots.append(entry)
+            }
+            let time = Swift.max(date ?? current, current)
+            push(Key(time: time.nanoseconds, order: order, slot: slot))
+            return (slot, order)
         }
     }
 
     /// Takes the earliest action due at or before `limit`, moving the clock to its time.
-    private func popDue(before limit: Time) -> Entry? {
+    private func popDue(before limit: Time) -> (() -> Void)? {
         lock.withLock {
-            while let first = heap.first, first.time <= limit {
-                let entry = pop()
-                if cancelled.contains(entry.id) {
-                    cancelled.remove(entry.id)
+            while let first = heap.first, first.time <= limit.nanoseconds {
+                let key = pop()
+                let slot = slots[key.slot]
+                guard !slot.isCancelled, let action = slot.action else {
+                    release(key.slot)
                     continue
                 }
-                current = entry.time
-                if let interval = entry.interval {
-                    var next = entry
-                    next.time = entry.time.advanced(by: Swift.max(interval, Duration(nanoseconds: 1)))
-                    next.order = nextOrder
+                current = Time(nanoseconds: key.time)
+                if let interval = slot.interval {
+                    let order = nextOrder
                     nextOrder += 1
-                    push(next)
+                    let next = key.time + Swift.max(interval.nanoseconds, 1)
+                    push(Key(time: next, order: order, slot: key.slot))
+                } else {
+                    release(key.slot)
                 }
-                return entry
+                return action
             }
             return nil
         }
     }
 
-    private func push(_ entry: Entry) {
-        heap.append(entry)
+    private func release(_ slot: Int) {
+        slots[slot].action = nil
+        slots[slot].isCancelled = false
+        slots[slot].id = .max
+        freeSlots.append(slot)
+    }
+
+    private func push(_ key: Key) {
+        heap.append(key)
         var child = heap.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
@@ -197,10 +220,10 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
         }
     }
 
-    private func pop() -> Entry {
+    private func pop() -> Key {
         let last = heap.count - 1
         heap.swapAt(0, last)
-        let entry = heap.removeLast()
+        let key = heap.removeLast()
         var parent = 0
         while true {
             let left = 2 * parent + 1
@@ -212,7 +235,7 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
             heap.swapAt(parent, first)
             parent = first
         }
-        return entry
+        return key
     }
 }
 
