@@ -42,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/pointfreeco/combine-schedulers.git", from: "1.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -138,6 +139,7 @@ let package = Package(
                 "TributaryStreams",
                 "Tributary",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(

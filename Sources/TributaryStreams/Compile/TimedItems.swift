@@ -15,9 +15,9 @@ struct TimedItems<Context: Scheduler>: Publisher {
     let scheduler: Context
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == StreamValue, S.Failure == StreamFailure {
-        subscriber.receive(
-            subscription: Inner(items: items, scheduler: scheduler, downstream: AnySubscriber(subscriber))
-        )
+        let inner = Inner(items: items, scheduler: scheduler, downstream: AnySubscriber(subscriber))
+        subscriber.receive(subscription: inner)
+        inner.start()
     }
 
     /// @unchecked Sendable: the state is reached only under `lock`; the downstream is called
@@ -38,9 +38,23 @@ struct TimedItems<Context: Scheduler>: Publisher {
             self.downstream = downstream
         }
 
-        func request(_ demand: Subscribers.Demand) {
-            lock.withLock { self.demand += demand }
+        /// Nothing is published while the subscriber chain is still being set up, as with
+        /// appended publishers, whose first item starts only once the one before (an empty
+        /// start) has finished: an operator that asks for values before its own subscriber
+        /// has asked would otherwise drop the first ones.
+        private var isStarted = false
+
+        func start() {
+            lock.withLock { isStarted = true }
             pump()
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            let started = lock.withLock {
+                self.demand += demand
+                return isStarted
+            }
+            if started { pump() }
         }
 
         func cancel() {

@@ -1,0 +1,101 @@
+import CombineSchedulers
+import Foundation
+import PropertyBased
+import Testing
+import Tributary
+import TributaryStreams
+
+/// Randomly generated documents run exactly as the same operators written by hand with
+/// Combine, on combine-schedulers' TestScheduler, from a stream built by hand.
+@Suite struct RandomDocumentTests {
+    /// The operators the generator picks from, each with its hand-written twin.
+    static let catalogue:
+        [(
+            StreamOperator,
+            @Sendable (AnyPublisher<Int, Never>, TestSchedulerOf<DispatchQueue>) -> AnyPublisher<Int, Never>
+        )] = [
+            (.map(try! StreamExpression("$0 * 2")), { p, _ in p.map { $0 * 2 }.eraseToAnyPublisher() }),
+            (
+                .filter(try! StreamExpression("$0 % 2 == 0")),
+                { p, _ in p.filter { $0 % 2 == 0 }.eraseToAnyPublisher() }
+            ),
+            (
+                .scan(initial: 0, try! StreamExpression("acc + $0")),
+                { p, _ in p.scan(0, +).eraseToAnyPublisher() }
+            ),
+            (.dropFirst(1), { p, _ in p.dropFirst(1).eraseToAnyPublisher() }),
+            (.prefix(3), { p, _ in p.prefix(3).eraseToAnyPublisher() }),
+            (.removeDuplicates, { p, _ in p.removeDuplicates().eraseToAnyPublisher() }),
+            (
+                .delay(seconds: 0.5),
+                { p, s in p.delay(for: .milliseconds(500), scheduler: s).eraseToAnyPublisher() }
+            ),
+            (
+                .debounce(seconds: 1.5),
+                { p, s in p.debounce(for: .milliseconds(1_500), scheduler: s).eraseToAnyPublisher() }
+            ),
+            (
+                .throttle(seconds: 2, latest: true),
+                { p, s in p.throttle(for: .seconds(2), scheduler: s, latest: true).eraseToAnyPublisher() }
+            ),
+            (
+                .throttle(seconds: 2, latest: false),
+                { p, s in p.throttle(for: .seconds(2), scheduler: s, latest: false).eraseToAnyPublisher() }
+            ),
+        ]
+
+    @Test func randomChainsRunAsHandWrittenCombine() async {
+        await propertyCheck(
+            count: 150,
+            input: Gen.int(in: 0...4).array(of: 1...10),
+            Gen.int(in: 0...3).array(of: 1...10),
+            Gen.int(in: 0...(Self.catalogue.count - 1)).array(of: 1...4)
+        ) { values, gaps, operators in
+            let delays = values.indices.map { Double(gaps[$0 % gaps.count]) }
+            let stream = StreamDefinition(
+                id: "s",
+                items: zip(values, delays).map { StreamItem(.integer($0), delay: $1) }
+            )
+            var nodes: [StreamNode] = []
+            for (index, pick) in operators.enumerated() {
+                nodes.append(
+                    StreamNode(
+                        id: "n\(index)",
+                        Self.catalogue[pick].0,
+                        inputs: [index == 0 ? "s" : "n\(index - 1)"]
+                    )
+                )
+            }
+            guard let document = try? StreamDocument(streams: [stream], nodes: nodes),
+                let timeline = try? StreamRunner().run(document, lanes: [nodes.last!.id])
+            else {
+                Issue.record("the generated document did not run")
+                return
+            }
+            let actual = timeline.events.map { "\($0.time):\($0.kind)" }
+
+            let scheduler = DispatchQueue.test
+            let start = scheduler.now
+            var chain = zip(values, delays).reduce(Empty<Int, Never>().eraseToAnyPublisher()) {
+                previous,
+                item in
+                let next: AnyPublisher<Int, Never> =
+                    item.1 > 0
+                    ? Just(item.0).delay(for: .milliseconds(Int(item.1 * 1_000)), scheduler: scheduler)
+                        .eraseToAnyPublisher()
+                    : Just(item.0).eraseToAnyPublisher()
+                return previous.append(next).eraseToAnyPublisher()
+            }
+            for pick in operators { chain = Self.catalogue[pick].1(chain, scheduler) }
+            var expected: [String] = []
+            func now() -> Double { Double(start.distance(to: scheduler.now).magnitude) / 1e9 }
+            let cancellable = chain.sink(
+                receiveCompletion: { _ in expected.append("\(now()):finished") },
+                receiveValue: { expected.append("\(now()):\($0)") }
+            )
+            scheduler.advance(by: .seconds(1_000))
+            cancellable.cancel()
+            #expect(actual == expected, "\(operators.map { Self.catalogue[$0].0.label })")
+        }
+    }
+}
