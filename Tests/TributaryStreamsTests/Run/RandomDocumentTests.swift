@@ -44,6 +44,102 @@ import TributaryStreams
             ),
         ]
 
+    /// Joins of a chain with a second stream, each with its hand-written twin.
+    static let joins:
+        [(
+            StreamOperator,
+            @Sendable (AnyPublisher<Int, Never>, AnyPublisher<Int, Never>) -> AnyPublisher<String, Never>
+        )] = [
+            (.merge, { a, b in a.merge(with: b).map { "\($0)" }.eraseToAnyPublisher() }),
+            (.append, { a, b in a.append(b).map { "\($0)" }.eraseToAnyPublisher() }),
+            (.zip, { a, b in a.zip(b).map { "[\($0), \($1)]" }.eraseToAnyPublisher() }),
+            (.combineLatest, { a, b in a.combineLatest(b).map { "[\($0), \($1)]" }.eraseToAnyPublisher() }),
+        ]
+
+    /// The hand-written stream: one delayed `Just` appended per item.
+    static func handWritten(
+        _ values: [Int],
+        _ delays: [Double],
+        on scheduler: TestSchedulerOf<DispatchQueue>
+    )
+        -> AnyPublisher<Int, Never>
+    {
+        zip(values, delays).reduce(Empty<Int, Never>().eraseToAnyPublisher()) { previous, item in
+            let next: AnyPublisher<Int, Never> =
+                item.1 > 0
+                ? Just(item.0).delay(for: .milliseconds(Int(item.1 * 1_000)), scheduler: scheduler)
+                    .eraseToAnyPublisher()
+                : Just(item.0).eraseToAnyPublisher()
+            return previous.append(next).eraseToAnyPublisher()
+        }
+    }
+
+    /// What `publisher` publishes on `scheduler`, with times.
+    static func record(
+        _ publisher: AnyPublisher<String, Never>,
+        on scheduler: TestSchedulerOf<DispatchQueue>
+    ) -> [String] {
+        let start = scheduler.now
+        var events: [String] = []
+        func now() -> Double { Double(start.distance(to: scheduler.now).magnitude) / 1e9 }
+        let cancellable = publisher.sink(
+            receiveCompletion: { _ in events.append("\(now()):finished") },
+            receiveValue: { events.append("\(now()):\($0)") }
+        )
+        scheduler.advance(by: .seconds(1_000))
+        cancellable.cancel()
+        return events
+    }
+
+    @Test func randomJoinsRunAsHandWrittenCombine() async {
+        await propertyCheck(
+            count: 150,
+            input: Gen.int(in: 0...4).array(of: 1...6),
+            Gen.int(in: 0...3).array(of: 1...6),
+            Gen.int(in: 0...(Self.catalogue.count - 1)).array(of: 0...2),
+            Gen.int(in: 0...(Self.joins.count - 1))
+        ) { values, gaps, operators, join in
+            let delays = values.indices.map { Double(gaps[$0 % gaps.count]) }
+            let otherDelays = delays.reversed().map { $0 + 0.5 }
+            let first = StreamDefinition(
+                id: "a",
+                items: zip(values, delays).map { StreamItem(.integer($0), delay: $1) }
+            )
+            let second = StreamDefinition(
+                id: "b",
+                items: zip(values.reversed(), otherDelays).map { StreamItem(.integer($0), delay: $1) }
+            )
+            var nodes: [StreamNode] = []
+            for (index, pick) in operators.enumerated() {
+                nodes.append(
+                    StreamNode(
+                        id: "n\(index)",
+                        Self.catalogue[pick].0,
+                        inputs: [index == 0 ? "a" : "n\(index - 1)"]
+                    )
+                )
+            }
+            nodes.append(StreamNode(id: "joined", Self.joins[join].0, inputs: [nodes.last?.id ?? "a", "b"]))
+            guard let document = try? StreamDocument(streams: [first, second], nodes: nodes),
+                let timeline = try? StreamRunner().run(document, lanes: ["joined"])
+            else {
+                Issue.record("the generated document did not run")
+                return
+            }
+            let actual = timeline.events.map { "\($0.time):\($0.kind)" }
+
+            let scheduler = DispatchQueue.test
+            var chain = Self.handWritten(values, delays, on: scheduler)
+            for pick in operators { chain = Self.catalogue[pick].1(chain, scheduler) }
+            let other = Self.handWritten(values.reversed(), otherDelays, on: scheduler)
+            let expected = Self.record(Self.joins[join].1(chain, other), on: scheduler)
+            #expect(
+                actual == expected,
+                "\(operators.map { Self.catalogue[$0].0.label }) then \(Self.joins[join].0.label)"
+            )
+        }
+    }
+
     @Test func randomChainsRunAsHandWrittenCombine() async {
         await propertyCheck(
             count: 150,
