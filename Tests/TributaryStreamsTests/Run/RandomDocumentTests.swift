@@ -171,26 +171,9 @@ import TributaryStreams
             let actual = timeline.events.map { "\($0.time):\($0.kind)" }
 
             let scheduler = DispatchQueue.test
-            let start = scheduler.now
-            var chain = zip(values, delays).reduce(Empty<Int, Never>().eraseToAnyPublisher()) {
-                previous,
-                item in
-                let next: AnyPublisher<Int, Never> =
-                    item.1 > 0
-                    ? Just(item.0).delay(for: .milliseconds(Int(item.1 * 1_000)), scheduler: scheduler)
-                        .eraseToAnyPublisher()
-                    : Just(item.0).eraseToAnyPublisher()
-                return previous.append(next).eraseToAnyPublisher()
-            }
+            var chain = Self.handWritten(values, delays, on: scheduler)
             for pick in operators { chain = Self.catalogue[pick].1(chain, scheduler) }
-            var expected: [String] = []
-            func now() -> Double { Double(start.distance(to: scheduler.now).magnitude) / 1e9 }
-            let cancellable = chain.sink(
-                receiveCompletion: { _ in expected.append("\(now()):finished") },
-                receiveValue: { expected.append("\(now()):\($0)") }
-            )
-            scheduler.advance(by: .seconds(1_000))
-            cancellable.cancel()
+            let expected = Self.record(chain.map { "\($0)" }.eraseToAnyPublisher(), on: scheduler)
             #expect(actual == expected, "\(operators.map { Self.catalogue[$0].0.label })")
         }
     }
