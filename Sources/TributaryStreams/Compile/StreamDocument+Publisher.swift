@@ -115,7 +115,7 @@ extension StreamDocument {
         case .append:
             return inputs.dropFirst().reduce(input) { $0.append($1).eraseToAnyPublisher() }
         case .zip:
-            return joined(inputs) { $0.zip($1) }
+            return zipped(inputs)
         case .combineLatest:
             return joined(inputs) { $0.combineLatest($1) }
         }
@@ -134,9 +134,79 @@ extension StreamDocument {
             .eraseToAnyPublisher()
     }
 
+    /// Pairs the inputs' values by position, from merge, scan and prefix(while:).
+    ///
+    /// OpenCombine's own Zip keeps an unowned reference to its parent that a scheduler can
+    /// outlive, which crashes; this one is made of operators without that flaw. It publishes
+    /// a list once every input has a value waiting, and finishes once an input has finished
+    /// with none waiting, as Combine's zip does.
+    private static func zipped(
+        _ inputs: [AnyPublisher<StreamValue, StreamFailure>]
+    ) -> AnyPublisher<StreamValue, StreamFailure> {
+        let tagged = inputs.enumerated().map { index, input in
+            input.map { ZipState.Event.value(index, $0) }
+                .append(Just(.finished(index)).setFailureType(to: StreamFailure.self))
+                .eraseToAnyPublisher()
+        }
+        return Publishers.MergeMany(tagged)
+            .scan(ZipState(inputs: inputs.count)) { state, event in state.next(event) }
+            .flatMap(maxPublishers: .unlimited) {
+                Publishers.Sequence<[ZipState.Signal], StreamFailure>(sequence: $0.signals)
+            }
+            .prefix { if case .value = $0 { true } else { false } }
+            .compactMap { signal -> StreamValue? in
+                guard case .value(let value) = signal else { return nil }
+                return value
+            }
+            .eraseToAnyPublisher()
+    }
+
     private static func failure(_ error: any Error, node: String) -> StreamFailure {
         if let failure = error as? StreamFailure { return failure }
         let expressionError = error as? ExpressionError
         return StreamFailure(origin: node, message: "\(error)", expressionError: expressionError)
+    }
+}
+
+/// The bookkeeping of a zip: what each input has waiting, and which have finished.
+struct ZipState {
+    enum Event {
+        case value(Int, StreamValue)
+        case finished(Int)
+    }
+
+    enum Signal {
+        case value(StreamValue)
+        case done
+    }
+
+    var waiting: [[StreamValue]]
+    var finished: [Bool]
+    /// What this step publishes.
+    var signals: [Signal] = []
+
+    init(inputs: Int) {
+        waiting = Array(repeating: [], count: inputs)
+        finished = Array(repeating: false, count: inputs)
+    }
+
+    func next(_ event: Event) -> ZipState {
+        var state = self
+        state.signals = []
+        switch event {
+        case .value(let index, let value):
+            state.waiting[index].append(value)
+            if state.waiting.allSatisfy({ !$0.isEmpty }) {
+                state.signals.append(
+                    .value(.list(state.waiting.indices.map { state.waiting[$0].removeFirst() }))
+                )
+            }
+        case .finished(let index):
+            state.finished[index] = true
+        }
+        if state.finished.indices.contains(where: { state.finished[$0] && state.waiting[$0].isEmpty }) {
+            state.signals.append(.done)
+        }
+        return state
     }
 }
