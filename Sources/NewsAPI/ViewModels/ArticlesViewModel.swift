@@ -107,13 +107,7 @@ public final class ArticlesViewModel: ObservableObject {
             .sink { [weak self] state in self?.apply(state) }
             .store(in: &subscriptions)
 
-        let query =
-            $searchText
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .dropFirst()
-            .debounce(for: debounce, scheduler: scheduler)
-            .prepend(searchText.trimmingCharacters(in: .whitespacesAndNewlines))
-            .removeDuplicates()
+        let query = $searchText.settledText(startingWith: searchText, pause: debounce, scheduler: scheduler)
         $feed
             .combineLatest(query)
             .compactMap { [pageSize] feed, query in Self.origin(feed, query: query, pageSize: pageSize) }

@@ -53,13 +53,7 @@ public final class SourcesViewModel: ObservableObject {
             }
             .store(in: &subscriptions)
 
-        let filter =
-            $searchText
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .dropFirst()
-            .debounce(for: debounce, scheduler: scheduler)
-            .prepend(searchText)
-            .removeDuplicates()
+        let filter = $searchText.settledText(startingWith: searchText, pause: debounce, scheduler: scheduler)
         $state
             .compactMap(\.value)
             .combineLatest(filter)

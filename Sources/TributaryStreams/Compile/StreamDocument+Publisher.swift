@@ -42,7 +42,7 @@ extension StreamDocument {
         scheduler: S
     ) -> AnyPublisher<StreamValue, StreamFailure> {
         let items = TimedItems(items: stream.items, scheduler: scheduler).eraseToAnyPublisher()
-        /// The end comes after a wait on the scheduler, which an empty publisher marks.
+        /// A signal `seconds` later on the scheduler, after which the stream ends.
         func after(_ seconds: Double) -> AnyPublisher<Void, Never> {
             Just(()).delay(for: .seconds(seconds), scheduler: scheduler).eraseToAnyPublisher()
         }
