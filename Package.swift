@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "TributaryAsyncHTTPClient", targets: ["TributaryAsyncHTTPClient"]),
         .library(name: "TributaryHTTPTesting", targets: ["TributaryHTTPTesting"]),
         .library(name: "TributaryStreams", targets: ["TributaryStreams"]),
+        .library(name: "TributaryImages", targets: ["TributaryImages"]),
         .library(name: "NewsAPI", targets: ["NewsAPI"]),
         .library(name: "NewsSandbox", targets: ["NewsSandbox"]),
         .executable(name: "tributary", targets: ["TributaryCLI"]),
@@ -43,6 +44,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/pointfreeco/combine-schedulers.git", from: "1.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .target(
@@ -75,6 +77,27 @@ let package = Package(
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ]
         ),
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+        .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"]),
+        .target(
+            name: "TributaryImages",
+            dependencies: [
+                "Tributary",
+                "TributaryHTTP",
+                .target(name: "CImageCodecs", condition: .when(platforms: nonApple)),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .target(
             name: "NewsAPI",
             dependencies: [
@@ -89,6 +112,7 @@ let package = Package(
             dependencies: [
                 "NewsAPI",
                 "TributaryHTTP",
+                "TributaryImages",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -112,7 +136,12 @@ let package = Package(
         ),
         .target(
             name: "TributaryTestSupport",
-            dependencies: ["Tributary"],
+            dependencies: [
+                "Tributary",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Tests/TributaryTestSupport"
         ),
         .testTarget(
@@ -123,6 +152,25 @@ let package = Package(
                 "TributaryCLI",
                 "TributaryStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "DataCacheWriter",
+            dependencies: ["TributaryImages", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/DataCacheWriter"
+        ),
+        .testTarget(
+            name: "TributaryImagesTests",
+            dependencies: [
+                "DataCacheWriter",
+                "Tributary",
+                "TributaryHTTP",
+                "TributaryImages",
+                "TributaryTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -186,6 +234,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

@@ -105,7 +105,8 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
             // it as each part arrives, and a body that stalls altogether meets the client's
             // read timeout.
             let response = try await client.execute(outgoing, deadline: deadline)
-            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+            let announced = response.headers.first(name: "content-length").flatMap(Int.init)
+            if let announced, announced > limit {
                 throw TransportFailure.responseBodyTooLarge(limit: limit)
             }
             var body = ByteBuffer()
@@ -114,6 +115,7 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
                     throw TransportFailure.responseBodyTooLarge(limit: limit)
                 }
                 body.writeBuffer(&part)
+                request.progress?(body.readableBytes, announced)
                 if NIODeadline.now() > deadline {
                     throw TransportFailure.timedOut
                 }

@@ -33,6 +33,8 @@ public final class NewsSandbox: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Images generated so far.
+    let imageFiles = SandboxImageFiles()
 
     /// Creates a sandbox; ``run(onReady:)`` or ``withRunning(_:_:)`` serves it.
     public init(configuration: Configuration = Configuration(), dataset: Dataset? = nil) {
@@ -48,6 +50,10 @@ public final class NewsSandbox: Sendable {
         }
         var path = request.path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        if path.hasPrefix("/images/") {
+            // Images are public too, as on any CDN.
+            return image(request, name: String(path.dropFirst("/images/".count)))
+        }
         if path.hasPrefix("/feeds/") {
             // Feeds are public, as on news sites: no key, no quota.
             return feed(request, name: String(path.dropFirst("/feeds/".count)))

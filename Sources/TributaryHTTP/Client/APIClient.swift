@@ -224,7 +224,8 @@ extension APIClient {
                 head: head,
                 body: body,
                 timeout: request.timeout ?? timeout,
-                maximumResponseBodySize: request.maximumResponseBodySize ?? maximumResponseBodySize
+                maximumResponseBodySize: request.maximumResponseBodySize ?? maximumResponseBodySize,
+                progress: request.progress
             ),
             redaction: redaction,
             isIdempotent: request.isIdempotent

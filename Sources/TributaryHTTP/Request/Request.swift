@@ -54,6 +54,9 @@ public struct Request<Response: Sendable>: Sendable {
     /// The statuses that count as success; any other fails with
     /// ``APIError/Kind/unacceptableStatus(_:body:serverError:)``.
     public var acceptableStatuses: Range<Int> = 200..<300
+    /// Called as the response body arrives, with the bytes received so far and the length the
+    /// server announced, if it did.
+    public var progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
 
     @usableFromInline
     let decode: @Sendable (HTTPResponse, Data, JSONDecoder) throws -> Response

@@ -11,18 +11,23 @@ public struct TransportRequest: Sendable {
     public var timeout: Duration
     /// The most response body bytes to accept; a longer body fails the exchange.
     public var maximumResponseBodySize: Int
+    /// Called as the response body arrives, with the bytes received so far and the length the
+    /// server announced, if it did.
+    public var progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
 
     /// Creates an exchange to carry out.
     public init(
         head: HTTPRequest,
         body: Data? = nil,
         timeout: Duration = .seconds(60),
-        maximumResponseBodySize: Int = 10 << 20
+        maximumResponseBodySize: Int = 10 << 20,
+        progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
     ) {
         self.head = head
         self.body = body
         self.timeout = timeout
         self.maximumResponseBodySize = maximumResponseBodySize
+        self.progress = progress
     }
 }
 

@@ -58,6 +58,7 @@ public final class URLSessionTransport: HTTPTransporting {
                         task,
                         limit: request.maximumResponseBodySize,
                         deadline: .now + request.timeout,
+                        progress: request.progress,
                         continuation: continuation
                     )
                     task.resume()
@@ -83,17 +84,20 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         let continuation: CheckedContinuation<TransportResponse, any Error>
         let limit: Int
         let deadline: ContinuousClock.Instant
+        let progress: (@Sendable (Int, Int?) -> Void)?
         var body = Data()
         var failure: TransportFailure?
 
         init(
             continuation: CheckedContinuation<TransportResponse, any Error>,
             limit: Int,
-            deadline: ContinuousClock.Instant
+            deadline: ContinuousClock.Instant,
+            progress: (@Sendable (Int, Int?) -> Void)?
         ) {
             self.continuation = continuation
             self.limit = limit
             self.deadline = deadline
+            self.progress = progress
         }
     }
 
@@ -104,18 +108,21 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         _ task: URLSessionTask,
         limit: Int,
         deadline: ContinuousClock.Instant,
+        progress: (@Sendable (Int, Int?) -> Void)?,
         continuation: CheckedContinuation<TransportResponse, any Error>
     ) {
         lock.withLock {
             exchanges[task.taskIdentifier] = Exchange(
                 continuation: continuation,
                 limit: limit,
-                deadline: deadline
+                deadline: deadline,
+                progress: progress
             )
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        var report: (progress: @Sendable (Int, Int?) -> Void, received: Int)?
         let failed = lock.withLock {
             guard let exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else {
                 return false
@@ -130,10 +137,16 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
             } else if ContinuousClock.now > exchange.deadline {
                 exchange.failure = .timedOut
             }
+            if exchange.failure == nil, let progress = exchange.progress {
+                report = (progress, exchange.body.count)
+            }
             return exchange.failure != nil
         }
         if failed {
             dataTask.cancel()
+        } else if let report {
+            let expected = dataTask.response?.expectedContentLength ?? -1
+            report.progress(report.received, expected >= 0 ? Int(expected) : nil)
         }
     }
 

@@ -1,10 +1,9 @@
 import Foundation
 import Hummingbird
-import Logging
 import NIOCore
 import NIOPosix
-import ServiceLifecycle
 import Synchronization
+import TributaryTestSupport
 
 /// A NewsAPI-flavoured HTTP server on a loopback port chosen by the system, with one route
 /// for each way a server can answer.
@@ -44,43 +43,9 @@ struct TestServer {
         """
 
     /// Runs a server for the duration of `body`, which gets its base URL and log.
-    static func run<Result: Sendable>(
-        _ body: (URL, Log) async throws -> Result
-    ) async throws -> Result {
+    static func run<Result: Sendable>(_ body: (URL, Log) async throws -> Result) async throws -> Result {
         let log = Log()
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "TestServer")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router(log),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        // Shut down gracefully: cancelling a Hummingbird server with requests in flight leaves
-        // response writers unfinished, which NIO traps on in debug builds.
-        let services = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger)
-        )
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            let url = URL(string: "http://127.0.0.1:\(port)")!
-            let result: Result
-            do {
-                result = try await body(url, log)
-            } catch {
-                await services.triggerGracefulShutdown()
-                throw error
-            }
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            return result
-        }
+        return try await withLoopbackServer(router(log)) { try await body($0, log) }
     }
 
     private static func json(

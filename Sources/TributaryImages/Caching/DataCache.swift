@@ -1,0 +1,272 @@
+import Crypto
+public import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A disk cache of original image data: one file per key, named by the key's SHA-256, with a
+/// total-size limit enforced least recently used first.
+///
+/// - An in-memory index answers misses and tracks recency; the directory is scanned once, in
+///   the background, when the cache is created.
+/// - Writes happen on a background queue, never on the caller's path: the data is written to
+///   a temporary file, which is then renamed over the entry. A process killed at any moment
+///   leaves either the old entry, the new one, or none — never a partial one. Each file ends
+///   with a trailer stating the payload's length, so a file damaged by anything else is
+///   detected and removed instead of served.
+///
+/// ```swift
+/// let cache = try DataCache(directory: cachesURL.appending(path: "images"), sizeLimit: 200 << 20)
+/// cache.storeData(jpeg, for: url.absoluteString)
+/// let again = cache.cachedData(for: url.absoluteString)
+/// ```
+public final class DataCache: DataCaching {
+    /// Where the files are.
+    public let directory: URL
+    /// The most bytes of payload kept.
+    public let sizeLimit: Int
+
+    private struct State {
+        /// File name → payload size, in recency order.
+        var index = LRUList<String, Int>()
+        /// Data stored but not yet written, by file name, with the write's number.
+        var pending: [String: (data: Data, write: Int)] = [:]
+        var writes = 0
+        var indexLoaded = false
+    }
+
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "TributaryImages.DataCache", qos: .utility)
+
+    /// Opens (creating if needed) a cache in `directory`.
+    ///
+    /// - Parameters:
+    ///   - directory: The cache's own directory; files it does not recognise are left alone.
+    ///   - sizeLimit: The most bytes kept; 150 MiB by default.
+    /// - Throws: The file system's error when the directory cannot be created.
+    public init(directory: URL, sizeLimit: Int = 150 << 20) throws {
+        self.directory = directory
+        self.sizeLimit = sizeLimit
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        queue.async { [self] in loadIndex() }
+    }
+
+    /// A cache in the user's caches directory, under `name`.
+    public convenience init(name: String, sizeLimit: Int = 150 << 20) throws {
+        let caches =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        try self.init(
+            directory: caches.appending(path: name, directoryHint: .isDirectory),
+            sizeLimit: sizeLimit
+        )
+    }
+
+    // MARK: Reading
+
+    public func cachedData(for key: String) -> Data? {
+        let name = Self.fileName(for: key)
+        enum Lookup { case pending(Data), onDisk, missing }
+        let lookup = state.withLock { state -> Lookup in
+            if let pending = state.pending[name] { return .pending(pending.data) }
+            guard state.indexLoaded else { return .onDisk }
+            return state.index.value(for: name) == nil ? .missing : .onDisk
+        }
+        switch lookup {
+        case .pending(let data): return data
+        case .missing: return nil
+        case .onDisk: break
+        }
+        let url = fileURL(name)
+        guard let contents = try? Data(contentsOf: url), let payload = Self.payload(of: contents) else {
+            // Missing, or damaged by something other than this cache: never serve it.
+            forget(name, deletingFile: FileManager.default.fileExists(atPath: url.path))
+            return nil
+        }
+        queue.async { [self] in touch(name) }
+        return payload
+    }
+
+    public func containsData(for key: String) -> Bool {
+        let name = Self.fileName(for: key)
+        let known: Bool? = state.withLock { state in
+            if state.pending[name] != nil { return true }
+            return state.indexLoaded ? state.index.contains(name) : nil
+        }
+        return known ?? FileManager.default.fileExists(atPath: fileURL(name).path)
+    }
+
+    /// The payload's size in bytes kept, as the index knows it.
+    public var totalSize: Int { state.withLock { $0.index.totalCost } }
+
+    /// The keys' file names from least to most recently used.
+    public var fileNames: [String] { state.withLock { $0.index.keysFromOldest } }
+
+    // MARK: Writing
+
+    public func storeData(_ data: Data, for key: String) {
+        let name = Self.fileName(for: key)
+        let (number, evicted) = state.withLock { state -> (Int, [String]) in
+            state.writes += 1
+            state.pending[name] = (data, state.writes)
+            state.index.set(data.count, for: name, cost: data.count)
+            return (state.writes, Self.trim(&state, to: sizeLimit))
+        }
+        queue.async { [self] in
+            write(data, to: name, number: number)
+            evicted.forEach(deleteFile)
+        }
+    }
+
+    public func removeData(for key: String) {
+        forget(Self.fileName(for: key), deletingFile: true)
+    }
+
+    public func removeAll() {
+        state.withLock { state in
+            state.index.removeAll()
+            state.pending.removeAll()
+        }
+        queue.async { [self] in
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            where Self.isEntryName(name) || name.hasPrefix(Self.temporaryPrefix) {
+                deleteFile(name)
+            }
+        }
+    }
+
+    /// Waits until every write and deletion asked for so far has reached the disk.
+    public func flush() {
+        queue.sync {}
+    }
+
+    // MARK: File format
+
+    /// The file name for `key`: its SHA-256 in hex.
+    static func fileName(for key: String) -> String {
+        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static let temporaryPrefix = ".tmp-"
+    private static let magic: [UInt8] = Array("TRC1".utf8)
+    private static let trailerSize = 12
+
+    static func isEntryName(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// The payload of a file whose trailer is intact: "TRC1" and the payload's length.
+    static func payload(of contents: Data) -> Data? {
+        guard contents.count >= trailerSize else { return nil }
+        let trailer = contents.suffix(trailerSize)
+        guard trailer.prefix(4).elementsEqual(magic) else { return nil }
+        let length = trailer.dropFirst(4).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard length == UInt64(contents.count - trailerSize) else { return nil }
+        return contents.prefix(Int(length))
+    }
+
+    static func encoded(_ payload: Data) -> Data {
+        var contents = payload
+        contents.append(contentsOf: magic)
+        withUnsafeBytes(of: UInt64(payload.count).littleEndian) { contents.append(contentsOf: $0) }
+        return contents
+    }
+
+    // MARK: Background work
+
+    private func fileURL(_ name: String) -> URL {
+        directory.appending(path: name, directoryHint: .notDirectory)
+    }
+
+    private func forget(_ name: String, deletingFile: Bool) {
+        state.withLock { state in
+            state.index.remove(name)
+            state.pending[name] = nil
+        }
+        if deletingFile { queue.async { [self] in deleteFile(name) } }
+    }
+
+    /// Evicts least recently used entries until the total fits; returns their file names.
+    private static func trim(_ state: inout State, to limit: Int) -> [String] {
+        var evicted: [String] = []
+        while state.index.totalCost > limit, let oldest = state.index.removeOldest() {
+            state.pending[oldest.key] = nil
+            evicted.append(oldest.key)
+        }
+        return evicted
+    }
+
+    private func write(_ data: Data, to name: String, number: Int) {
+        let stillWanted = state.withLock { $0.pending[name]?.write == number }
+        guard stillWanted else { return }
+        let temporary = directory.appending(
+            path: Self.temporaryPrefix + UUID().uuidString,
+            directoryHint: .notDirectory
+        )
+        do {
+            try Self.encoded(data).write(to: temporary)
+            guard rename(temporary.path, fileURL(name).path) == 0 else {
+                try? FileManager.default.removeItem(at: temporary)
+                return forget(name, deletingFile: false)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            return forget(name, deletingFile: false)
+        }
+        let removedMeanwhile = state.withLock { state -> Bool in
+            if state.pending[name]?.write == number { state.pending[name] = nil }
+            return !state.index.contains(name)
+        }
+        if removedMeanwhile { deleteFile(name) }
+    }
+
+    private func deleteFile(_ name: String) {
+        let stillWanted = state.withLock { $0.index.contains(name) }
+        if !stillWanted { unlink(fileURL(name).path) }
+    }
+
+    /// Keeps recency across launches: the index is rebuilt from modification dates.
+    private func touch(_ name: String) {
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: fileURL(name).path)
+    }
+
+    private func loadIndex() {
+        let manager = FileManager.default
+        let names = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
+        var found: [(name: String, size: Int, date: Date)] = []
+        for name in names {
+            let path = fileURL(name).path
+            if name.hasPrefix(Self.temporaryPrefix) {
+                // Left behind by a process that stopped mid-write.
+                try? manager.removeItem(atPath: path)
+                continue
+            }
+            guard Self.isEntryName(name), let attributes = try? manager.attributesOfItem(atPath: path),
+                let size = (attributes[.size] as? NSNumber)?.intValue, size >= Self.trailerSize
+            else { continue }
+            found.append(
+                (name, size - Self.trailerSize, attributes[.modificationDate] as? Date ?? .distantPast)
+            )
+        }
+        found.sort { $0.date < $1.date }
+        let evicted = state.withLock { state -> [String] in
+            let newer = state.index
+            var index = LRUList<String, Int>()
+            for entry in found { index.set(entry.size, for: entry.name, cost: entry.size) }
+            for name in newer.keysFromOldest {
+                let size = newer.peek(name) ?? 0
+                index.set(size, for: name, cost: size)
+            }
+            state.index = index
+            state.indexLoaded = true
+            return Self.trim(&state, to: sizeLimit)
+        }
+        evicted.forEach(deleteFile)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+#if canImport(CImageCodecs)
+    import CImageCodecs
+
+    /// JPEG decoding and encoding with libjpeg-turbo.
+    enum JPEGCodec {
+        /// Decodes at `eighths`/8 of the full size.
+        static func decode(_ data: Data, eighths: Int, maximumScans: Int) throws(ImageDecodingError) -> Bitmap
+        {
+            var error = tic_error()
+            var header = tic_jpeg_header()
+            let read = data.withUnsafeBytes {
+                tic_jpeg_read_header($0.baseAddress, $0.count, Int32(eighths), &header, &error)
+            }
+            guard read != 0 else { throw ImageDecodingError(error) }
+            let width = Int(header.scaled_width)
+            let height = Int(header.scaled_height)
+            return try Bitmap.decoded(width: width, height: height) { pixels, error in
+                data.withUnsafeBytes { bytes in
+                    tic_jpeg_decode_rgba(
+                        bytes.baseAddress,
+                        bytes.count,
+                        Int32(eighths),
+                        pixels,
+                        Int32(width),
+                        Int32(height),
+                        Int32(maximumScans),
+                        &error
+                    )
+                }
+            }
+        }
+
+        static func encode(
+            _ bitmap: Bitmap,
+            quality: Int,
+            progressive: Bool
+        ) throws(ImageDecodingError) -> Data {
+            try encoded { output, size, error in
+                tic_jpeg_encode_rgba(
+                    bitmap.pixels,
+                    Int32(bitmap.width),
+                    Int32(bitmap.height),
+                    Int32(quality),
+                    progressive ? 1 : 0,
+                    &output,
+                    &size,
+                    &error
+                )
+            }
+        }
+    }
+
+    /// PNG decoding and encoding with libpng.
+    enum PNGCodec {
+        static func decode(_ data: Data) throws(ImageDecodingError) -> Bitmap {
+            var error = tic_error()
+            var width: Int32 = 0
+            var height: Int32 = 0
+            var alpha: Int32 = 0
+            let read = data.withUnsafeBytes {
+                tic_png_read_header($0.baseAddress, $0.count, &width, &height, &alpha, &error)
+            }
+            guard read != 0 else { throw ImageDecodingError(error) }
+            return try Bitmap.decoded(width: Int(width), height: Int(height)) { pixels, error in
+                data.withUnsafeBytes {
+                    tic_png_decode_rgba($0.baseAddress, $0.count, pixels, width, height, &error)
+                }
+            }
+        }
+
+        static func encode(_ bitmap: Bitmap) throws(ImageDecodingError) -> Data {
+            try encoded { output, size, error in
+                tic_png_encode_rgba(
+                    bitmap.pixels,
+                    Int32(bitmap.width),
+                    Int32(bitmap.height),
+                    &output,
+                    &size,
+                    &error
+                )
+            }
+        }
+    }
+
+    extension Bitmap {
+        /// Allocates `width` × `height` pixels and lets a codec fill them.
+        fileprivate static func decoded(
+            width: Int,
+            height: Int,
+            _ decode: (UnsafeMutablePointer<UInt8>, inout tic_error) -> Int32
+        ) throws(ImageDecodingError) -> Bitmap {
+            var error = tic_error()
+            var succeeded = false
+            let bitmap = Bitmap(width: width, height: height) { buffer in
+                guard let base = buffer.baseAddress else { return }
+                succeeded = decode(base, &error) != 0
+                // A failed decode may leave rows unwritten; they must not stay uninitialized.
+                if !succeeded { buffer.update(repeating: 0) }
+            }
+            guard succeeded || width * height == 0 else { throw ImageDecodingError(error) }
+            return bitmap
+        }
+    }
+
+    /// Runs a codec that allocates its output with malloc, and copies that output into `Data`.
+    private func encoded(
+        _ encode: (inout UnsafeMutablePointer<UInt8>?, inout Int, inout tic_error) -> Int32
+    ) throws(ImageDecodingError) -> Data {
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var error = tic_error()
+        guard encode(&output, &size, &error) != 0, let output else { throw ImageDecodingError(error) }
+        defer { tic_free(output) }
+        return Data(bytes: output, count: size)
+    }
+
+    extension ImageDecodingError {
+        init(_ error: tic_error) {
+            var copy = error
+            let message = withUnsafeBytes(of: &copy.message) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            switch error.status {
+            case TIC_TRUNCATED: self = .truncated
+            case TIC_OUT_OF_MEMORY: self = .outOfMemory
+            default: self = .corrupt(message.isEmpty ? "the codec failed" : message)
+            }
+        }
+    }
+
+#elseif canImport(ImageIO)
+
+    enum JPEGCodec {
+        static func decode(_ data: Data, eighths: Int, maximumScans: Int) throws(ImageDecodingError) -> Bitmap
+        {
+            try ImageIOCodec.decode(data)
+        }
+
+        static func encode(
+            _ bitmap: Bitmap,
+            quality: Int,
+            progressive: Bool
+        ) throws(ImageDecodingError) -> Data {
+            try ImageIOCodec.encode(bitmap, type: "public.jpeg", quality: Double(quality) / 100)
+        }
+    }
+
+    enum PNGCodec {
+        static func decode(_ data: Data) throws(ImageDecodingError) -> Bitmap {
+            try ImageIOCodec.decode(data)
+        }
+
+        static func encode(_ bitmap: Bitmap) throws(ImageDecodingError) -> Data {
+            try ImageIOCodec.encode(bitmap, type: "public.png", quality: 1)
+        }
+    }
+
+#endif

@@ -1,0 +1,109 @@
+import Synchronization
+
+/// Loads images ahead of need, such as the rows just below the visible ones, at low priority
+/// and a few at a time, so that prefetching never competes with what is on screen.
+///
+/// ```swift
+/// let prefetcher = ImagePrefetcher(pipeline: pipeline)
+/// prefetcher.startPrefetching(with: upcoming.map { ImageRequest(url: $0) })
+/// prefetcher.stopPrefetching(with: scrolledPast.map { ImageRequest(url: $0) })
+/// ```
+public final class ImagePrefetcher: Sendable {
+    /// Where prefetched images end up.
+    public enum Destination: Sendable {
+        /// Decoded and processed, in the memory cache (and the data in the disk cache).
+        case memoryCache
+        /// Only the original data, in the disk cache.
+        case diskCache
+    }
+
+    public let destination: Destination
+    /// The priority prefetches run at.
+    public let priority: ImageRequest.Priority
+    /// The most prefetches in flight at once.
+    public let maximumConcurrentRequests: Int
+
+    private struct State {
+        var waiting: [ImageCacheKey: ImageRequest] = [:]
+        var order: [ImageCacheKey] = []
+        var running: [ImageCacheKey: Task<Void, Never>] = [:]
+    }
+
+    private let pipeline: ImagePipeline
+    private let state = Mutex(State())
+
+    public init(
+        pipeline: ImagePipeline = .shared,
+        destination: Destination = .memoryCache,
+        priority: ImageRequest.Priority = .low,
+        maximumConcurrentRequests: Int = 2
+    ) {
+        precondition(maximumConcurrentRequests > 0, "at least one request must be allowed")
+        self.pipeline = pipeline
+        self.destination = destination
+        self.priority = priority
+        self.maximumConcurrentRequests = maximumConcurrentRequests
+    }
+
+    /// The requests waiting or in flight.
+    public var pendingCount: Int { state.withLock { $0.waiting.count + $0.running.count } }
+
+    /// Queues `requests` for prefetching; those already queued or cached are skipped.
+    public func startPrefetching(with requests: [ImageRequest]) {
+        state.withLock { state in
+            for var request in requests {
+                let key = request.imageKey
+                guard state.waiting[key] == nil, state.running[key] == nil,
+                    destination == .diskCache || pipeline.cachedImage(for: request) == nil
+                else { continue }
+                request.priority = priority
+                state.waiting[key] = request
+                state.order.append(key)
+            }
+        }
+        startNext()
+    }
+
+    /// Cancels the prefetching of `requests`, waiting or in flight.
+    public func stopPrefetching(with requests: [ImageRequest]) {
+        let cancelled = state.withLock { state in
+            requests.compactMap { request -> Task<Void, Never>? in
+                let key = request.imageKey
+                state.waiting[key] = nil
+                return state.running.removeValue(forKey: key)
+            }
+        }
+        cancelled.forEach { $0.cancel() }
+        startNext()
+    }
+
+    /// Cancels all prefetching.
+    public func stopPrefetching() {
+        let cancelled = state.withLock { state in
+            defer { state = State() }
+            return Array(state.running.values)
+        }
+        cancelled.forEach { $0.cancel() }
+    }
+
+    private func startNext() {
+        state.withLock { state in
+            while state.running.count < maximumConcurrentRequests, !state.order.isEmpty {
+                let key = state.order.removeFirst()
+                guard let request = state.waiting.removeValue(forKey: key) else { continue }
+                state.running[key] = Task { [self] in
+                    switch destination {
+                    case .memoryCache: _ = try? await pipeline.response(for: request)
+                    case .diskCache: _ = try? await pipeline.data(for: request)
+                    }
+                    finished(key)
+                }
+            }
+        }
+    }
+
+    private func finished(_ key: ImageCacheKey) {
+        _ = state.withLock { $0.running.removeValue(forKey: key) }
+        startNext()
+    }
+}

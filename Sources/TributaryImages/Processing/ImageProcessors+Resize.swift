@@ -1,0 +1,83 @@
+extension ImageProcessors {
+    /// Scales an image to fit in, or to fill, a target size, resampling with a Catmull-Rom
+    /// filter over premultiplied colour, so edges stay sharp and transparent areas leave no
+    /// dark fringes.
+    ///
+    /// ```swift
+    /// let thumbnail = ImageProcessors.Resize(size: PixelSize(width: 256, height: 256), contentMode: .fill, crop: true)
+    /// ```
+    public struct Resize: ImageProcessing, Hashable {
+        /// How the image relates to the target size.
+        public enum ContentMode: String, Sendable, Hashable {
+            /// The whole image fits inside the size; one side may be shorter.
+            case fit
+            /// The image covers the size; one side may be longer, unless cropped.
+            case fill
+        }
+
+        public var size: PixelSize
+        public var contentMode: ContentMode
+        /// With ``ContentMode/fill``, cut the overflow so the result is exactly ``size``, centred.
+        public var crop: Bool
+        /// Whether an image smaller than the size is scaled up; by default it is left as it is.
+        public var upscale: Bool
+
+        public init(
+            size: PixelSize,
+            contentMode: ContentMode = .fit,
+            crop: Bool = false,
+            upscale: Bool = false
+        ) {
+            precondition(size.width > 0 && size.height > 0, "a resize needs a positive size")
+            self.size = size
+            self.contentMode = contentMode
+            self.crop = crop
+            self.upscale = upscale
+        }
+
+        /// Fits the image in a square of `maximumPixelSize` on each side.
+        public init(maximumPixelSize: Int) {
+            self.init(size: PixelSize(width: maximumPixelSize, height: maximumPixelSize))
+        }
+
+        public var identifier: String {
+            "resize(\(size.width)x\(size.height),\(contentMode.rawValue)\(crop ? ",crop" : "")\(upscale ? ",upscale" : ""))"
+        }
+
+        /// The size the image is scaled to, before any crop.
+        public func scaledSize(for source: PixelSize) -> PixelSize {
+            let widthRatio = Double(size.width) / Double(source.width)
+            let heightRatio = Double(size.height) / Double(source.height)
+            var scale = contentMode == .fit ? min(widthRatio, heightRatio) : max(widthRatio, heightRatio)
+            if !upscale { scale = min(scale, 1) }
+            return PixelSize(
+                width: max(1, Int((Double(source.width) * scale).rounded())),
+                height: max(1, Int((Double(source.height) * scale).rounded()))
+            )
+        }
+
+        public func minimumInputSize(for source: PixelSize) -> PixelSize? {
+            scaledSize(for: source)
+        }
+
+        public func process(_ bitmap: Bitmap) throws -> Bitmap {
+            let source = PixelSize(width: bitmap.width, height: bitmap.height)
+            guard source.width > 0, source.height > 0 else {
+                throw ImageProcessingError("The image has no pixels.")
+            }
+            let scaled = scaledSize(for: source)
+            let resized = scaled == source ? bitmap : Resampler.resize(bitmap, to: scaled)
+            guard crop, contentMode == .fill, scaled.width > size.width || scaled.height > size.height else {
+                return resized
+            }
+            let width = min(size.width, scaled.width)
+            let height = min(size.height, scaled.height)
+            return resized.cropped(
+                x: (scaled.width - width) / 2,
+                y: (scaled.height - height) / 2,
+                width: width,
+                height: height
+            )
+        }
+    }
+}

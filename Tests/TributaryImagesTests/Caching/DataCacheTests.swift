@@ -1,0 +1,131 @@
+import Crypto
+import Foundation
+import Testing
+import TributaryImages
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+struct DataCacheTests {
+    let directory = FileManager.default.temporaryDirectory.appending(
+        path: "DataCacheTests-\(UUID().uuidString)"
+    )
+
+    func bytes(_ count: Int, _ value: UInt8) -> Data { Data(repeating: value, count: count) }
+
+    @Test func storesReadsAndPersists() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try DataCache(directory: directory)
+        cache.storeData(bytes(1_000, 7), for: "https://example.com/a.jpg")
+        #expect(cache.cachedData(for: "https://example.com/a.jpg") == bytes(1_000, 7))
+        #expect(cache.containsData(for: "https://example.com/a.jpg"))
+        #expect(cache.cachedData(for: "https://example.com/b.jpg") == nil)
+        cache.flush()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.count == 1 && files[0].count == 64)
+        let reopened = try DataCache(directory: directory)
+        reopened.flush()
+        #expect(reopened.cachedData(for: "https://example.com/a.jpg") == bytes(1_000, 7))
+        #expect(reopened.totalSize == 1_000)
+    }
+
+    @Test func evictsLeastRecentlyUsedBeyondTheSizeLimit() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try DataCache(directory: directory, sizeLimit: 3_000)
+        cache.flush()
+        for (index, key) in ["a", "b", "c"].enumerated() {
+            cache.storeData(bytes(1_000, UInt8(index)), for: key)
+        }
+        cache.flush()
+        #expect(cache.cachedData(for: "a") != nil)
+        cache.storeData(bytes(1_000, 9), for: "d")
+        cache.flush()
+        #expect(cache.cachedData(for: "b") == nil)
+        for key in ["a", "c", "d"] { #expect(cache.cachedData(for: key) != nil) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 3)
+        #expect(cache.totalSize == 3_000)
+    }
+
+    @Test func removeAndRemoveAll() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try DataCache(directory: directory)
+        cache.storeData(bytes(10, 1), for: "a")
+        cache.storeData(bytes(10, 2), for: "b")
+        cache.removeData(for: "a")
+        #expect(cache.cachedData(for: "a") == nil)
+        cache.flush()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)
+        cache.removeAll()
+        cache.flush()
+        #expect(cache.cachedData(for: "b") == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test func damagedFilesAreNeverServed() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try DataCache(directory: directory)
+        cache.storeData(bytes(5_000, 3), for: "a")
+        cache.flush()
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first)
+        let url = directory.appending(path: file)
+        try Data(try Data(contentsOf: url).prefix(2_000)).write(to: url)
+        let reopened = try DataCache(directory: directory)
+        reopened.flush()
+        #expect(reopened.cachedData(for: "a") == nil)
+        reopened.flush()
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    /// Kills a writing process at random moments; whatever the cache serves afterwards is whole.
+    @Test(.timeLimit(.minutes(2))) func processKilledMidWriteLeavesNoCorruptEntry() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let writer = try #require(Self.writerExecutable(), "DataCacheWriter is built with the tests")
+        var served = 0
+        for round in 0..<10 {
+            let process = Process()
+            process.executableURL = writer
+            process.arguments = [directory.path, "\(round + 1)"]
+            try process.run()
+            try await Task.sleep(for: .milliseconds(150 + (round * 37) % 200))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+
+            let cache = try DataCache(directory: directory, sizeLimit: 8 << 20)
+            cache.flush()
+            for index in 0..<40 {
+                let key = "entry-\(index)"
+                guard let data = cache.cachedData(for: key) else { continue }
+                served += 1
+                let newline = try #require(data.firstIndex(of: 0x0A))
+                let header = String(decoding: data[..<newline], as: UTF8.self).split(separator: "|")
+                let body = data[(newline + 1)...]
+                #expect(header.first.map(String.init) == key)
+                #expect(
+                    header.last.map(String.init)
+                        == SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
+                )
+            }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+                $0.hasPrefix(".tmp-")
+            }
+            #expect(leftovers.isEmpty, "temporary files are cleaned when the cache opens")
+        }
+        #expect(served > 0, "the writer got entries onto the disk")
+    }
+
+    static func writerExecutable() -> URL? {
+        var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        if let main = Bundle.main.executableURL { directory = main.deletingLastPathComponent() }
+        for _ in 0..<4 {
+            let candidate = directory.appending(path: "DataCacheWriter")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return nil
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+import TributaryHTTP
+
+@testable import TributaryImages
+
+@Suite(.timeLimit(.minutes(2)))
+struct ImagePipelineTests {
+    func pipeline(
+        imageCache: (any ImageCaching)? = ImageCache(),
+        dataCache: (any DataCaching)? = nil,
+        downloads: Int = 6
+    ) -> ImagePipeline {
+        ImagePipeline(
+            configuration: .init(
+                imageCache: imageCache,
+                dataCache: dataCache,
+                maximumConcurrentDownloads: downloads
+            )
+        )
+    }
+
+    @Test func aThousandLoadsOfAHundredURLsMakeAHundredDownloads() async throws {
+        try await ImageServer.run { base, log in
+            let pipeline = pipeline(imageCache: nil)
+            let sizes = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<1_000 {
+                    group.addTask {
+                        let url = base.appending(path: "img/\(index % 100).jpg")
+                        return try await pipeline.image(for: url).width
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(sizes.count == 1_000 && sizes.allSatisfy { $0 == 64 })
+            #expect(log.total == 100)
+            #expect(log.count("/img/7.jpg") == 1)
+        }
+    }
+
+    @Test func decodedPixelsMatchWhatWasEncoded() async throws {
+        try await ImageServer.run { base, _ in
+            let image = try await pipeline().image(for: base.appending(path: "img/42.jpg"))
+            #expect(image.meanDifference(from: ImageServer.bitmap(42)) < 6)
+            #expect(image[10, 10].red > 30 && image[10, 10].red < 55 && image[10, 10].blue > 185)
+        }
+    }
+
+    @Test func twoThumbnailsOfOneURLShareItsDownload() async throws {
+        try await ImageServer.run { base, log in
+            let pipeline = pipeline()
+            let url = base.appending(path: "slow/1.jpg")
+            async let small = pipeline.image(
+                for: ImageRequest(url: url, processors: [ImageProcessors.Resize(maximumPixelSize: 16)])
+            )
+            async let crop = pipeline.image(
+                for: ImageRequest(
+                    url: url,
+                    processors: [ImageProcessors.Crop(x: 0, y: 0, width: 8, height: 8)]
+                )
+            )
+            let (a, b) = try await (small, crop)
+            #expect(a.width == 16 && a.height == 12)
+            #expect(b.width == 8 && b.height == 8)
+            #expect(log.count("/slow/1.jpg") == 1)
+        }
+    }
+
+    @Test func cancellingOneOfTwoCallersKeepsTheDownload() async throws {
+        try await ImageServer.run { base, log in
+            let pipeline = pipeline()
+            let url = base.appending(path: "slow/2.jpg")
+            let first = Task { try await pipeline.image(for: url) }
+            let second = Task { try await pipeline.image(for: url) }
+            try await Task.sleep(for: .milliseconds(300))
+            first.cancel()
+            await #expect(throws: ImagePipeline.Error.self) { try await first.value }
+            let image = try await second.value
+            #expect(image.width == 64)
+            #expect(log.count("/slow/2.jpg") == 1)
+            #expect(!log.wasAborted("/slow/2.jpg"))
+        }
+    }
+
+    @Test func cancellingEveryCallerStopsTheDownload() async throws {
+        try await ImageServer.run { base, log in
+            let pipeline = pipeline()
+            let url = base.appending(path: "slow/3.jpg")
+            let first = Task { try await pipeline.image(for: url) }
+            let second = Task {
+                try await pipeline.image(
+                    for: ImageRequest(url: url, processors: [ImageProcessors.Resize(maximumPixelSize: 8)])
+                )
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            first.cancel()
+            second.cancel()
+            let error = await #expect(throws: ImagePipeline.Error.self) { try await second.value }
+            #expect(error?.isCancellation == true)
+            // The server notices the client hung up: the cancellation reached the transport.
+            for _ in 0..<100 where !log.wasAborted("/slow/3.jpg") {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(log.wasAborted("/slow/3.jpg"))
+            #expect(await pipeline.coordinator.jobCount == 0)
+        }
+    }
+
+    @Test func memoryAndDiskCachesAnswerRepeats() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(
+            path: "PipelineDisk-\(UUID().uuidString)"
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await ImageServer.run { base, log in
+            let disk = try DataCache(directory: directory)
+            let first = pipeline(dataCache: disk)
+            let request = ImageRequest(url: base.appending(path: "img/5.jpg"))
+            #expect(try await first.response(for: request).source == .network)
+            #expect(try await first.response(for: request).source == .memoryCache)
+            let second = pipeline(dataCache: disk)
+            #expect(try await second.response(for: request).source == .diskCache)
+            #expect(log.count("/img/5.jpg") == 1)
+            let reload = ImageRequest(url: request.url, cachePolicy: .reloadIgnoringCache)
+            #expect(try await second.response(for: reload).source == .network)
+            #expect(log.count("/img/5.jpg") == 2)
+        }
+    }
+
+    @Test func customCacheKeysShareAcrossChangingURLs() async throws {
+        try await ImageServer.run { base, log in
+            let pipeline = pipeline()
+            let signed = { (token: Int) in
+                ImageRequest(
+                    url: base.appending(path: "img/9.jpg").appending(queryItems: [
+                        .init(name: "token", value: "\(token)")
+                    ]),
+                    cacheKey: "img-9"
+                )
+            }
+            _ = try await pipeline.image(for: signed(1))
+            let again = try await pipeline.response(for: signed(2))
+            #expect(again.source == .memoryCache)
+            #expect(log.total == 1)
+        }
+    }
+
+    @Test func cacheOnlyRequestsFailWithoutLoading() async throws {
+        try await ImageServer.run { base, log in
+            let request = ImageRequest(
+                url: base.appending(path: "img/1.jpg"),
+                cachePolicy: .returnCacheDataDontLoad
+            )
+            let error = await #expect(throws: ImagePipeline.Error.self) {
+                try await pipeline().image(for: request)
+            }
+            guard case .notCached = error?.reason else {
+                Issue.record("expected notCached, got \(String(describing: error))"); return
+            }
+            #expect(log.total == 0)
+        }
+    }
+
+    @Test func failuresCarryStageURLAndCause() async throws {
+        try await ImageServer.run { base, _ in
+            let pipeline = pipeline()
+            let missing = base.appending(path: "missing.jpg")
+            let notFound = await #expect(throws: ImagePipeline.Error.self) {
+                try await pipeline.image(for: missing)
+            }
+            #expect(notFound?.stage == .loading && notFound?.url == missing)
+            let api = notFound?.underlyingError as? APIError
+            #expect(api?.status?.code == 404)
+            #expect(api?.serverError?.message == "No such image.")
+
+            let corrupt = base.appending(path: "corrupt.jpg")
+            let undecodable = await #expect(throws: ImagePipeline.Error.self) {
+                try await pipeline.image(for: corrupt)
+            }
+            #expect(undecodable?.stage == .decoding)
+            guard case .decodingFailed(.unrecognizedFormat) = undecodable?.reason else {
+                Issue.record("expected unrecognizedFormat, got \(String(describing: undecodable))")
+                return
+            }
+            let crop = ImageRequest(
+                url: base.appending(path: "img/1.jpg"),
+                processors: [ImageProcessors.Crop(x: 500, y: 0, width: 5, height: 5)]
+            )
+            let unprocessable = await #expect(throws: ImagePipeline.Error.self) {
+                try await pipeline.image(for: crop)
+            }
+            #expect(unprocessable?.stage == .processing)
+        }
+    }
+
+    @Test func waitingWorkStartsInPriorityOrder() async throws {
+        try await ImageServer.run { base, _ in
+            let pipeline = pipeline(downloads: 1)
+            let order = FinishOrder()
+            let blocker = pipeline.imageTask(with: ImageRequest(url: base.appending(path: "slow/10.jpg")))
+            try await Task.sleep(for: .milliseconds(100))
+            var tasks: [ImageTask] = []
+            for (name, priority) in [
+                ("low", ImageRequest.Priority.low), ("normal", .normal), ("raised", .veryLow),
+            ] {
+                let task = pipeline.imageTask(
+                    with: ImageRequest(url: base.appending(path: "img/\(name).jpg"), priority: priority)
+                )
+                tasks.append(task)
+                Task {
+                    _ = try? await task.response
+                    order.names.withLock { $0.append(name) }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            tasks[2].priority = .veryHigh
+            _ = try await blocker.response
+            for task in tasks { _ = try? await task.response }
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(order.names.withLock { $0 } == ["raised", "normal", "low"])
+        }
+    }
+
+    @Test func progressIsReportedUpToTheWholeImage() async throws {
+        try await ImageServer.run { base, _ in
+            let task = pipeline().imageTask(with: ImageRequest(url: base.appending(path: "slow/4.jpg")))
+            let reports = Task { await task.progress.reduce(into: [ImageProgress]()) { $0.append($1) } }
+            _ = try await task.response
+            let progress = await reports.value
+            let total = ImageServer.jpeg(4).count
+            #expect(progress.count > 10)
+            #expect(progress.last == ImageProgress(completed: total, total: total))
+            #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.completed <= $1.completed })
+        }
+    }
+}
+
+/// The order tasks finished in.
+final class FinishOrder: Sendable {
+    let names = Mutex<[String]>([])
+}

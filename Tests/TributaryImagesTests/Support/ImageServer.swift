@@ -1,0 +1,105 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Synchronization
+import TributaryImages
+import TributaryTestSupport
+
+/// An image server on a loopback port chosen by the system, counting every request.
+///
+/// - `/img/N.jpg`: a 64×48 JPEG, different for each N.
+/// - `/slow/N.jpg`: the same image, sent in 64 pieces 40 ms apart; the log notes when the
+///   client goes away before the end.
+/// - `/missing.jpg`: 404 with a JSON message. `/corrupt.jpg`: not an image.
+struct ImageServer {
+    final class Log: Sendable {
+        private let state = Mutex<(hits: [String: Int], aborted: Set<String>)>(([:], []))
+
+        func hit(_ path: String) {
+            state.withLock { $0.hits[path, default: 0] += 1 }
+        }
+
+        func abort(_ path: String) {
+            _ = state.withLock { $0.aborted.insert(path) }
+        }
+
+        func count(_ path: String) -> Int { state.withLock { $0.hits[path, default: 0] } }
+        var total: Int { state.withLock { $0.hits.values.reduce(0, +) } }
+        func wasAborted(_ path: String) -> Bool { state.withLock { $0.aborted.contains(path) } }
+    }
+
+    /// The pixels served at `/img/N.jpg`.
+    static func bitmap(_ number: Int) -> Bitmap {
+        var bitmap = Bitmap(
+            width: 64,
+            height: 48,
+            fill: .init(red: UInt8(number % 256), green: 90, blue: 200)
+        )
+        for x in 0..<64 { bitmap[x, 24] = .init(red: 255, green: 255, blue: 255) }
+        return bitmap
+    }
+
+    static func jpeg(_ number: Int) -> Data { try! bitmap(number).jpegData(quality: 90) }
+
+    static func run<Result: Sendable>(_ body: (URL, Log) async throws -> Result) async throws -> Result {
+        let log = Log()
+        return try await withLoopbackServer(router(log)) { try await body($0, log) }
+    }
+
+    private static func number(_ context: BasicRequestContext) -> Int {
+        Int(context.parameters.get("name")?.split(separator: ".").first ?? "") ?? 0
+    }
+
+    private static func router(_ log: Log) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("img/:name") { request, context in
+            log.hit(request.uri.path)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "image/jpeg"],
+                body: .init(byteBuffer: ByteBuffer(bytes: jpeg(number(context))))
+            )
+        }
+        router.get("slow/:name") { request, context in
+            let path = request.uri.path
+            log.hit(path)
+            let data = jpeg(number(context))
+            let piece = (data.count + 63) / 64
+            return Response(
+                status: .ok,
+                headers: [.contentType: "image/jpeg", .contentLength: "\(data.count)"],
+                body: ResponseBody { writer in
+                    do {
+                        for start in stride(from: 0, to: data.count, by: piece) {
+                            try await writer.write(
+                                ByteBuffer(bytes: data[start..<min(start + piece, data.count)])
+                            )
+                            try await Task.sleep(for: .milliseconds(40))
+                        }
+                        try await writer.finish(nil)
+                    } catch {
+                        log.abort(path)
+                        throw error
+                    }
+                }
+            )
+        }
+        router.get("missing.jpg") { request, _ in
+            log.hit(request.uri.path)
+            return Response(
+                status: .notFound,
+                headers: [.contentType: "application/json"],
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: #"{"status":"error","code":"imageNotFound","message":"No such image."}"#
+                    )
+                )
+            )
+        }
+        router.get("corrupt.jpg") { request, _ in
+            log.hit(request.uri.path)
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "this is not an image")))
+        }
+        return router
+    }
+}
