@@ -129,6 +129,7 @@ let package = Package(
                 "Tributary",
                 "TributaryAsyncHTTPClient",
                 "TributaryHTTP",
+                "TributaryImages",
                 "TributaryStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -213,6 +214,7 @@ let package = Package(
                 "NewsSandbox",
                 "TributaryAsyncHTTPClient",
                 "TributaryHTTP",
+                "TributaryImages",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

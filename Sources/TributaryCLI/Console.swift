@@ -20,6 +20,9 @@ final class Console: Sendable {
 
     /// Writes a line to standard error.
     func note(_ line: String) { write(line + "\n", true) }
+
+    /// Writes text as it is, such as a progress bar redrawn with a carriage return.
+    func write(_ text: String, isError: Bool) { write(text, isError) }
 }
 
 /// A console that keeps what is written, for tests.

@@ -77,6 +77,8 @@ public struct ImageResponse: Sendable {
     /// The request it answers.
     public var request: ImageRequest
     public var source: Source
+    /// The original's format and full size, as its header stated; nil for a memory-cache hit.
+    public var original: ImageHeader?
 }
 
 /// How much of an image's data has arrived.

@@ -10,6 +10,7 @@ import ServiceLifecycle
 /// unfinished, which NIO traps on in debug builds; a graceful shutdown lets them end.
 public func withLoopbackServer<Context: RequestContext, Result: Sendable>(
     _ router: Router<Context>,
+    isolation: isolated (any Actor)? = #isolation,
     _ body: (URL) async throws -> Result
 ) async throws -> Result where Context.Source == ApplicationRequestContextSource {
     let (ports, portContinuation) = AsyncStream<Int>.makeStream()

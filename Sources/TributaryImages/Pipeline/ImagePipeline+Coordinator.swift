@@ -41,7 +41,8 @@ struct JobKey: Hashable, Sendable {
 /// What a job produces.
 enum JobValue: Sendable {
     case data(Data, ImageResponse.Source)
-    case image(Bitmap, ImageResponse.Source)
+    /// The image, where its data came from, and the original's header.
+    case image(Bitmap, ImageResponse.Source, ImageHeader?)
 }
 
 /// What a job tells those waiting for it.
@@ -242,7 +243,7 @@ extension ImagePipeline {
                 if job.key.cachePolicy != .reloadIgnoringCache,
                     let image = configuration.imageCache?.image(for: job.key.imageCacheKey)
                 {
-                    job.task = detached(job) { _, _, _, _ in .success(.image(image, .memoryCache)) }
+                    job.task = detached(job) { _, _, _, _ in .success(.image(image, .memoryCache, nil)) }
                     return
                 }
                 let dependencyKey =
@@ -281,7 +282,9 @@ extension ImagePipeline {
         private func finish(_ key: JobKey, job id: Int, _ result: Result<JobValue, Error>) {
             guard let job = jobs[key], job.id == id else { return }
             jobs[key] = nil
-            if case .success(.image(let image, let source)) = result, source != .memoryCache, job.hasCallers {
+            if case .success(.image(let image, let source, _)) = result, source != .memoryCache,
+                job.hasCallers
+            {
                 configuration.imageCache?.store(image, for: key.imageCacheKey)
             }
             job.sinks.finish(result)
@@ -414,12 +417,14 @@ extension ImagePipeline {
             var image: Bitmap
             var pending: ArraySlice<any ImageProcessing>
             let source: ImageResponse.Source
+            let original: ImageHeader?
             switch input {
             case .data(let data, let from):
                 source = from
                 pending = processors[...]
+                original = try? ImageHeader(data: data)
                 var minimumSize: PixelSize?
-                if let first = processors.first, let header = try? ImageHeader(data: data) {
+                if let first = processors.first, let header = original {
                     minimumSize = first.minimumInputSize(
                         for: PixelSize(width: header.width, height: header.height)
                     )
@@ -429,8 +434,9 @@ extension ImagePipeline {
                 } catch {
                     return .failure(Error(stage: .decoding, url: url, reason: .decodingFailed(error)))
                 }
-            case .image(let bitmap, let from):
+            case .image(let bitmap, let from, let header):
                 source = from
+                original = header
                 image = bitmap
                 pending = processors.suffix(1)
             }
@@ -447,7 +453,7 @@ extension ImagePipeline {
                     )
                 }
             }
-            return .success(.image(image, source))
+            return .success(.image(image, source, original))
         }
     }
 }

@@ -49,14 +49,7 @@ public final class ImagePipeline: Sendable {
 
     /// The image for `request` with where it came from.
     public func response(for request: ImageRequest) async throws(Error) -> ImageResponse {
-        if let image = cachedImage(for: request) {
-            return ImageResponse(image: image, request: request, source: .memoryCache)
-        }
-        let value = try await run(request, stage: .image, handle: nil)
-        guard case .image(let image, let source) = value else {
-            preconditionFailure("an image job produced data")
-        }
-        return ImageResponse(image: image, request: request, source: source)
+        try await response(for: request, handle: nil)
     }
 
     /// The original data for `request`, from the disk cache or the network; processors are ignored.

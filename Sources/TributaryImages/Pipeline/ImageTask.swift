@@ -104,16 +104,15 @@ public final class ImageTask: Sendable {
     }
 }
 
-/// Lets the task's own work refer back to it without keeping it alive.
 extension ImagePipeline {
     func response(for request: ImageRequest, handle: ImageTask?) async throws(Error) -> ImageResponse {
         if let image = cachedImage(for: request) {
-            return ImageResponse(image: image, request: request, source: .memoryCache)
+            return ImageResponse(image: image, request: request, source: .memoryCache, original: nil)
         }
         let value = try await run(request, stage: .image, handle: handle)
-        guard case .image(let image, let source) = value else {
+        guard case .image(let image, let source, let original) = value else {
             preconditionFailure("an image job produced data")
         }
-        return ImageResponse(image: image, request: request, source: source)
+        return ImageResponse(image: image, request: request, source: source, original: original)
     }
 }

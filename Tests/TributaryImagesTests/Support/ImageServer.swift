@@ -41,7 +41,10 @@ struct ImageServer {
 
     static func jpeg(_ number: Int) -> Data { try! bitmap(number).jpegData(quality: 90) }
 
-    static func run<Result: Sendable>(_ body: (URL, Log) async throws -> Result) async throws -> Result {
+    static func run<Result: Sendable>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (URL, Log) async throws -> Result
+    ) async throws -> Result {
         let log = Log()
         return try await withLoopbackServer(router(log)) { try await body($0, log) }
     }

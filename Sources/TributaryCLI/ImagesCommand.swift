@@ -1,0 +1,184 @@
+import ArgumentParser
+import Foundation
+import NewsSandbox
+import Synchronization
+import TributaryAsyncHTTPClient
+import TributaryImages
+
+/// `tributary images`: the image pipeline from the command line.
+struct ImagesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "images",
+        abstract: "Load images through Tributary's image pipeline.",
+        subcommands: [Fetch.self]
+    )
+
+    struct Fetch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fetch, decode and optionally thumbnail images; save them with --out.",
+            discussion: """
+                Each URL is an http or https URL, or a path such as /images/12.jpg, which is read \
+                from a sandbox started in this process. Images load concurrently, sharing \
+                downloads; a failed image is reported and the others still load.
+                """
+        )
+
+        @Argument(help: "The images' URLs, or sandbox paths starting with /.")
+        var urls: [String]
+
+        @Option(help: "Scale each image to fit in a square this many pixels wide.")
+        var thumbnail: Int?
+
+        @Option(help: "A directory to save the images in, as PNG or JPEG like the original.")
+        var out: String?
+
+        func validate() throws {
+            if urls.isEmpty { throw ValidationError("Give at least one image URL.") }
+            if let thumbnail, !(1...8_000).contains(thumbnail) {
+                throw ValidationError("--thumbnail must be between 1 and 8000 pixels.")
+            }
+            for text in urls where !text.hasPrefix("/") && NewsCommand.Connection.url(text) == nil {
+                throw ValidationError("\"\(text)\" is neither an http(s) URL nor a sandbox path.")
+            }
+        }
+
+        func run() async throws {
+            try await execute(console: .standard)
+        }
+
+        func execute(console: Console) async throws {
+            let failures: Int
+            if urls.contains(where: { $0.hasPrefix("/") }) {
+                failures = try await NewsSandbox.withRunning { base in
+                    console.note("Reading sandbox paths from the built-in sandbox at \(base).")
+                    return try await fetchAll(base: base, console: console)
+                }
+            } else {
+                failures = try await fetchAll(base: nil, console: console)
+            }
+            if failures > 0 { throw ExitCode.failure }
+        }
+
+        /// Loads every image; returns how many failed.
+        private func fetchAll(base: URL?, console: Console) async throws -> Int {
+            let directory = out.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            if let directory {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            }
+            let processors: [any ImageProcessing] =
+                thumbnail.map { [ImageProcessors.Resize(maximumPixelSize: $0)] } ?? []
+            let resolved = urls.map { text in
+                text.hasPrefix("/") ? URL(string: text, relativeTo: base)!.absoluteURL : URL(string: text)!
+            }
+            let bar = ProgressBar(total: resolved.count, console: console)
+            return try await AsyncHTTPClientTransport.withTransport { transport in
+                let pipeline = ImagePipeline(
+                    configuration: .init(dataLoader: DataLoader(transport: transport))
+                )
+                return await withTaskGroup(of: (Int, String, Bool).self) { group in
+                    for (index, url) in resolved.enumerated() {
+                        group.addTask {
+                            let request = ImageRequest(url: url, processors: processors)
+                            let task = pipeline.imageTask(with: request)
+                            let watching = Task {
+                                for await progress in task.progress { bar.update(index, progress) }
+                            }
+                            defer { watching.cancel() }
+                            let response: ImageResponse
+                            do throws(ImagePipeline.Error) {
+                                response = try await task.response
+                            } catch {
+                                return (index, "error: \(error)", false)
+                            }
+                            do {
+                                return (index, try Self.describe(response, saving: directory), true)
+                            } catch {
+                                return (
+                                    index, "error: \(url.absoluteString) could not be saved: \(error)", false
+                                )
+                            }
+                        }
+                    }
+                    var lines = [String?](repeating: nil, count: resolved.count)
+                    var failures = 0
+                    for await (index, line, succeeded) in group {
+                        lines[index] = line
+                        if !succeeded { failures += 1 }
+                        bar.finish(index)
+                    }
+                    bar.end()
+                    for (line, url) in zip(lines, resolved) {
+                        let text = line ?? "error: \(url.absoluteString) was not loaded"
+                        if text.hasPrefix("error:") { console.note(text) } else { console.print(text) }
+                    }
+                    return failures
+                }
+            }
+        }
+
+        /// One line about a loaded image, after saving it if asked.
+        private static func describe(_ response: ImageResponse, saving directory: URL?) throws -> String {
+            let image = response.image
+            let original = response.original
+            var line = response.request.url.absoluteString
+            if let original { line += "  \(original.format) \(original.width)×\(original.height)" }
+            if original.map({ $0.width != image.width || $0.height != image.height }) ?? true {
+                line += " → \(image.width)×\(image.height)"
+            }
+            guard let directory else { return line }
+            let stem = response.request.url.deletingPathExtension().lastPathComponent
+            let asPNG = original?.format == .png || image.hasTransparency
+            let name =
+                "\(stem.isEmpty ? "image" : stem)\(response.request.processors.isEmpty ? "" : "-\(image.width)").\(asPNG ? "png" : "jpg")"
+            let file = directory.appending(path: name)
+            try (asPNG ? image.pngData() : image.jpegData(quality: 90)).write(to: file, options: .atomic)
+            return line + "  saved \(file.path)"
+        }
+    }
+}
+
+/// A one-line progress bar on standard error for batches: images done and bytes received.
+final class ProgressBar: Sendable {
+    private struct State {
+        var received: [Int: Int] = [:]
+        var done = 0
+        var lastDrawn = ContinuousClock.now - .seconds(1)
+    }
+
+    private let total: Int
+    private let console: Console
+    private let state = Mutex(State())
+
+    init(total: Int, console: Console) {
+        self.total = total
+        self.console = console
+    }
+
+    func update(_ index: Int, _ progress: ImageProgress) {
+        draw { $0.received[index] = progress.completed }
+    }
+
+    func finish(_ index: Int) {
+        draw(force: true) { $0.done += 1 }
+    }
+
+    func end() {
+        if total > 1 { console.write("\n", isError: true) }
+    }
+
+    private func draw(force: Bool = false, _ change: (inout State) -> Void) {
+        guard total > 1 else { return }
+        let line = state.withLock { state -> String? in
+            change(&state)
+            let now = ContinuousClock.now
+            guard force || now - state.lastDrawn > .milliseconds(100) else { return nil }
+            state.lastDrawn = now
+            let width = 30
+            let filled = width * state.done / total
+            let bytes = state.received.values.reduce(0, +)
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            return "\r[\(bar)] \(state.done)/\(total) images, \(bytes / 1024) KiB"
+        }
+        if let line { console.write(line, isError: true) }
+    }
+}

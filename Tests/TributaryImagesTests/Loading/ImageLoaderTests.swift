@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import Tributary
+import TributaryImages
+
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct ImageLoaderTests {
+    func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    @Test func loadsOnTheMainQueue() async throws {
+        try await ImageServer.run { base, _ in
+            let onMain = DispatchSpecificKey<Bool>()
+            DispatchQueue.main.setSpecific(key: onMain, value: true)
+            let loader = ImageLoader(pipeline: ImagePipeline())
+            var changes: [(state: String, onMain: Bool)] = []
+            let watching = loader.$state.dropFirst().sink { state in
+                changes.append(
+                    (String("\(state)".prefix { $0 != " " }), DispatchQueue.getSpecific(key: onMain) == true)
+                )
+            }
+            let url = base.appending(path: "img/3.jpg")
+            loader.url = url
+            #expect(loader.isLoading && loader.loadingURL == url && loader.image == nil)
+            try await waitUntil { loader.image != nil }
+            #expect(loader.image?.width == 64)
+            #expect(!loader.isLoading && loader.failure == nil)
+            #expect(changes.map(\.state) == ["loading", "loaded"])
+            #expect(changes.allSatisfy { $0.onMain })
+            watching.cancel()
+        }
+    }
+
+    @Test func aNewURLDropsTheOldOnesLateResult() async throws {
+        try await ImageServer.run { base, log in
+            let loader = ImageLoader(pipeline: ImagePipeline())
+            var images: [Bitmap] = []
+            let watching = loader.$state.compactMap(\.value).sink { images.append($0) }
+            loader.url = base.appending(path: "slow/1.jpg")
+            try await Task.sleep(for: .milliseconds(200))
+            loader.url = base.appending(path: "img/200.jpg")
+            try await waitUntil { loader.image != nil }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(images.count == 1)
+            #expect((190...210).contains(Int(images.first?[5, 5].red ?? 0)))
+            #expect(log.wasAborted("/slow/1.jpg") || log.count("/slow/1.jpg") == 1)
+            watching.cancel()
+        }
+    }
+
+    @Test func failureIsDistinctFromLoading() async throws {
+        try await ImageServer.run { base, _ in
+            let loader = ImageLoader(pipeline: ImagePipeline())
+            loader.url = base.appending(path: "missing.jpg")
+            #expect(loader.isLoading && loader.failure == nil)
+            try await waitUntil { !loader.isLoading }
+            #expect(loader.failure?.stage == .loading)
+            #expect(loader.image == nil && loader.loadingURL == nil)
+            loader.url = nil
+            #expect(loader.state.isIdle)
+        }
+    }
+
+    @Test func aCachedImageAppearsWithoutALoadingState() async throws {
+        try await ImageServer.run { base, _ in
+            let pipeline = ImagePipeline()
+            let url = base.appending(path: "img/4.jpg")
+            _ = try await pipeline.image(for: url)
+            let loader = ImageLoader(pipeline: pipeline)
+            loader.url = url
+            #expect(loader.image?.width == 64)
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct ImagePrefetcherTests {
+    @Test func prefetchedImagesAreInTheMemoryCache() async throws {
+        try await ImageServer.run { base, log in
+            let pipeline = ImagePipeline()
+            let prefetcher = ImagePrefetcher(pipeline: pipeline, maximumConcurrentRequests: 2)
+            let requests = (0..<10).map { ImageRequest(url: base.appending(path: "img/\($0).jpg")) }
+            prefetcher.startPrefetching(with: requests + requests)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while prefetcher.pendingCount > 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(requests.allSatisfy { pipeline.cachedImage(for: $0) != nil })
+            #expect(log.total == 10)
+            prefetcher.startPrefetching(with: requests)
+            #expect(prefetcher.pendingCount == 0)
+        }
+    }
+
+    @Test func stoppingCancelsTheDownloads() async throws {
+        try await ImageServer.run { base, log in
+            let prefetcher = ImagePrefetcher(pipeline: ImagePipeline(), destination: .diskCache)
+            let requests = (20..<24).map { ImageRequest(url: base.appending(path: "slow/\($0).jpg")) }
+            prefetcher.startPrefetching(with: requests)
+            try await Task.sleep(for: .milliseconds(300))
+            prefetcher.stopPrefetching()
+            #expect(prefetcher.pendingCount == 0)
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !log.wasAborted("/slow/20.jpg"), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(log.wasAborted("/slow/20.jpg") && log.wasAborted("/slow/21.jpg"))
+            #expect(log.count("/slow/22.jpg") == 0)
+        }
+    }
+}
