@@ -95,6 +95,7 @@ let package = Package(
                 "TributaryHTTP",
                 .target(name: "CImageCodecs", condition: .when(platforms: nonApple)),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

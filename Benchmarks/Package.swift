@@ -18,6 +18,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Benchmarks/BenchmarkSupport"
+        ),
         .executableTarget(
             name: "OperatorBenchmarks",
             dependencies: [
@@ -34,6 +39,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TributaryHTTP", package: "Tributary"),
                 .product(name: "TributaryAsyncHTTPClient", package: "Tributary"),
+                "BenchmarkSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -49,6 +55,19 @@ let package = Package(
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ],
             path: "Benchmarks/StreamBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "ImageBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TributaryImages", package: "Tributary"),
+                .product(name: "TributaryHTTP", package: "Tributary"),
+                .product(name: "TributaryAsyncHTTPClient", package: "Tributary"),
+                "BenchmarkSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Benchmarks/ImageBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Hummingbird
-import Logging
 import NIOCore
 import TributaryAsyncHTTPClient
 import TributaryHTTP
@@ -56,35 +56,14 @@ let pageJSON: String = {
     return #"{"status":"ok","totalResults":20,"articles":["# + articles.joined(separator: ",") + "]}"
 }()
 
-/// The server, started once for the whole run.
-actor LocalServer {
-    static let shared = LocalServer()
-    private var url: URL?
-    private var task: Task<Void, any Error>?
-
-    func start() async -> URL {
-        if let url { return url }
-        let router = Router()
-        let body = ByteBuffer(string: pageJSON)
-        router.get("v2/top-headlines") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
-        }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "bench-server")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
-            logger: logger
-        )
-        task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
-        let started = URL(string: "http://127.0.0.1:\(port)/v2")!
-        url = started
-        return started
+/// The server, started once for the whole run; requests go to its `/v2` path.
+let localServer = LoopbackServer {
+    let router = Router()
+    let body = ByteBuffer(string: pageJSON)
+    router.get("v2/top-headlines") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
     }
+    return router
 }
 
 /// Runs `fetch` `requestsPerRun` times, `concurrency` at a time.
@@ -131,7 +110,7 @@ let benchmarks: @Sendable () -> Void = {
     for concurrency in [1, 32] {
         Benchmark("FetchPage/APIClient+AsyncHTTPClient/c\(concurrency)", configuration: configuration) {
             benchmark in
-            let base = await LocalServer.shared.start()
+            let base = await localServer.start().appending(path: "v2")
             let client = APIClient(baseURL: base, transport: ahcTransport, retryPolicy: .never)
             let request = TributaryHTTP.Request<Page>("top-headlines")
             benchmark.startMeasurement()
@@ -139,7 +118,8 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
         }
         Benchmark("FetchPage/AsyncHTTPClient/c\(concurrency)", configuration: configuration) { benchmark in
-            let url = await LocalServer.shared.start().appending(path: "top-headlines").absoluteString
+            let url = await localServer.start().appending(path: "v2").appending(path: "top-headlines")
+                .absoluteString
             benchmark.startMeasurement()
             try await run(concurrency: concurrency) {
                 let response = try await ahcClient.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
@@ -150,7 +130,7 @@ let benchmarks: @Sendable () -> Void = {
         }
         Benchmark("FetchPage/APIClient+URLSession/c\(concurrency)", configuration: configuration) {
             benchmark in
-            let base = await LocalServer.shared.start()
+            let base = await localServer.start().appending(path: "v2")
             let client = APIClient(baseURL: base, transport: urlSessionTransport, retryPolicy: .never)
             let request = TributaryHTTP.Request<Page>("top-headlines")
             benchmark.startMeasurement()
@@ -158,7 +138,7 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
         }
         Benchmark("FetchPage/URLSession/c\(concurrency)", configuration: configuration) { benchmark in
-            let url = await LocalServer.shared.start().appending(path: "top-headlines")
+            let url = await localServer.start().appending(path: "v2").appending(path: "top-headlines")
             benchmark.startMeasurement()
             try await run(concurrency: concurrency) {
                 let (data, _) = try await urlSession.data(from: url)

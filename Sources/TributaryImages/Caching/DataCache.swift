@@ -37,12 +37,16 @@ public final class DataCache: DataCaching {
         var index = LRUList<String, Int>()
         /// Data stored but not yet written, by file name, with the write's number.
         var pending: [String: (data: Data, write: Int)] = [:]
+        /// When each file's modification date was last brought up to date after a read.
+        var touched: [String: ContinuousClock.Instant] = [:]
         var writes = 0
         var indexLoaded = false
     }
 
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "TributaryImages.DataCache", qos: .utility)
+    /// The directory's path with a trailing slash, for building file paths cheaply.
+    private let directoryPath: String
 
     /// Opens (creating if needed) a cache in `directory`.
     ///
@@ -53,6 +57,7 @@ public final class DataCache: DataCaching {
     public init(directory: URL, sizeLimit: Int = 150 << 20) throws {
         self.directory = directory
         self.sizeLimit = sizeLimit
+        directoryPath = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         queue.async { [self] in loadIndex() }
     }
@@ -72,25 +77,55 @@ public final class DataCache: DataCaching {
 
     public func cachedData(for key: String) -> Data? {
         let name = Self.fileName(for: key)
-        enum Lookup { case pending(Data), onDisk, missing }
+        enum Lookup { case pending(Data), onDisk(touch: Bool), missing }
+        let now = ContinuousClock.now
         let lookup = state.withLock { state -> Lookup in
             if let pending = state.pending[name] { return .pending(pending.data) }
-            guard state.indexLoaded else { return .onDisk }
-            return state.index.value(for: name) == nil ? .missing : .onDisk
+            if state.indexLoaded {
+                guard state.index.value(for: name) != nil else { return .missing }
+            }
+            guard state.touched[name].map({ now - $0 > Self.touchInterval }) ?? true else {
+                return .onDisk(touch: false)
+            }
+            state.touched[name] = now
+            return .onDisk(touch: true)
         }
+        let touch: Bool
         switch lookup {
         case .pending(let data): return data
         case .missing: return nil
-        case .onDisk: break
+        case .onDisk(let stale): touch = stale
         }
-        let url = fileURL(name)
-        guard let contents = try? Data(contentsOf: url), let payload = Self.payload(of: contents) else {
+        let path = directoryPath + name
+        guard let contents = Self.readFile(path), let payload = Self.payload(of: contents) else {
             // Missing, or damaged by something other than this cache: never serve it.
-            forget(name, deletingFile: FileManager.default.fileExists(atPath: url.path))
+            forget(name, deletingFile: FileManager.default.fileExists(atPath: path))
             return nil
         }
-        queue.async { [self] in touch(name) }
+        if touch { queue.async { [self] in self.touch(name) } }
         return payload
+    }
+
+    /// The whole file at `path`, read with one allocation and no zero-filling.
+    private static func readFile(_ path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size >= 0 else { return nil }
+        let size = Int(status.st_size)
+        guard let buffer = malloc(max(size, 1)) else { return nil }
+        var offset = 0
+        while offset < size {
+            let count = read(descriptor, buffer + offset, size - offset)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                free(buffer)
+                return nil
+            }
+            offset += count
+        }
+        return Data(bytesNoCopy: buffer, count: size, deallocator: .free)
     }
 
     public func containsData(for key: String) -> Bool {
@@ -132,6 +167,7 @@ public final class DataCache: DataCaching {
         state.withLock { state in
             state.index.removeAll()
             state.pending.removeAll()
+            state.touched.removeAll()
         }
         queue.async { [self] in
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -150,7 +186,15 @@ public final class DataCache: DataCaching {
 
     /// The file name for `key`: its SHA-256 in hex.
     static func fileName(for key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        let digest = SHA256.hash(data: Data(key.utf8))
+        return String(unsafeUninitializedCapacity: 64) { buffer in
+            for (index, byte) in digest.enumerated() {
+                buffer[index * 2] = digits[Int(byte >> 4)]
+                buffer[index * 2 + 1] = digits[Int(byte & 0x0F)]
+            }
+            return 64
+        }
     }
 
     static let temporaryPrefix = ".tmp-"
@@ -163,12 +207,17 @@ public final class DataCache: DataCaching {
 
     /// The payload of a file whose trailer is intact: "TRC1" and the payload's length.
     static func payload(of contents: Data) -> Data? {
-        guard contents.count >= trailerSize else { return nil }
-        let trailer = contents.suffix(trailerSize)
-        guard trailer.prefix(4).elementsEqual(magic) else { return nil }
-        let length = trailer.dropFirst(4).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        guard length == UInt64(contents.count - trailerSize) else { return nil }
-        return contents.prefix(Int(length))
+        let count = contents.count
+        guard count >= trailerSize else { return nil }
+        let intact = contents.withUnsafeBytes { bytes -> Bool in
+            let trailer = count - trailerSize
+            guard bytes[trailer] == magic[0], bytes[trailer + 1] == magic[1], bytes[trailer + 2] == magic[2],
+                bytes[trailer + 3] == magic[3]
+            else { return false }
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: trailer + 4, as: UInt64.self))
+                == UInt64(trailer)
+        }
+        return intact ? contents.prefix(count - trailerSize) : nil
     }
 
     static func encoded(_ payload: Data) -> Data {
@@ -188,6 +237,7 @@ public final class DataCache: DataCaching {
         state.withLock { state in
             state.index.remove(name)
             state.pending[name] = nil
+            state.touched[name] = nil
         }
         if deletingFile { queue.async { [self] in deleteFile(name) } }
     }
@@ -197,6 +247,7 @@ public final class DataCache: DataCaching {
         var evicted: [String] = []
         while state.index.totalCost > limit, let oldest = state.index.removeOldest() {
             state.pending[oldest.key] = nil
+            state.touched[oldest.key] = nil
             evicted.append(oldest.key)
         }
         return evicted
@@ -230,6 +281,9 @@ public final class DataCache: DataCaching {
         let stillWanted = state.withLock { $0.index.contains(name) }
         if !stillWanted { unlink(fileURL(name).path) }
     }
+
+    /// How often a file read again and again has its modification date refreshed.
+    private static let touchInterval = Duration.seconds(60)
 
     /// Keeps recency across launches: the index is rebuilt from modification dates.
     private func touch(_ name: String) {

@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import Synchronization
 
@@ -133,16 +134,55 @@ extension ImagePipeline {
         enum Slot { case download, decode }
 
         private struct Waiter {
-            let key: JobKey
             let job: Int
             let order: Int
             let continuation: CheckedContinuation<Void, any Swift.Error>
         }
 
+        /// Slots in use and the work waiting for one: by priority, then first come first served.
         private struct SlotQueue {
             let limit: Int
             var running = 0
-            var waiters: [Waiter] = []
+            private var waiting: [ImageRequest.Priority: Deque<Waiter>] = [:]
+            /// The priority each waiting job is filed under.
+            private var filed: [Int: ImageRequest.Priority] = [:]
+
+            init(limit: Int) {
+                self.limit = limit
+            }
+
+            mutating func append(_ waiter: Waiter, priority: ImageRequest.Priority) {
+                waiting[priority, default: []].append(waiter)
+                filed[waiter.job] = priority
+            }
+
+            /// The first waiter of the highest priority.
+            mutating func popNext() -> Waiter? {
+                for priority in ImageRequest.Priority.allCases.reversed() {
+                    if let waiter = waiting[priority]?.popFirst() {
+                        filed[waiter.job] = nil
+                        return waiter
+                    }
+                }
+                return nil
+            }
+
+            mutating func remove(job: Int) -> Waiter? {
+                guard let priority = filed.removeValue(forKey: job),
+                    let index = waiting[priority]?.firstIndex(where: { $0.job == job })
+                else { return nil }
+                return waiting[priority]?.remove(at: index)
+            }
+
+            /// Refiles a waiting job under a new priority, keeping its place by arrival.
+            mutating func move(job: Int, to priority: ImageRequest.Priority) {
+                guard filed[job] != priority, let waiter = remove(job: job) else { return }
+                var bucket = waiting[priority, default: []]
+                let index = bucket.firstIndex { $0.order > waiter.order } ?? bucket.endIndex
+                bucket.insert(waiter, at: index)
+                waiting[priority] = bucket
+                filed[job] = priority
+            }
         }
 
         let configuration: Configuration
@@ -207,8 +247,9 @@ extension ImagePipeline {
             return job
         }
 
-        /// Hands a job's priority down to what it depends on.
+        /// Refiles a job waiting for a slot, and hands its priority down to what it depends on.
         private func priorityChanged(_ job: Job) {
+            for slot in [Slot.download, .decode] { queues[slot]!.move(job: job.id, to: job.priority) }
             guard let dependency = job.dependency, let upstream = jobs[dependency.key],
                 case .job(let key, let id, let old) = upstream.subscribers[dependency.subscriber],
                 old != job.priority
@@ -221,9 +262,7 @@ extension ImagePipeline {
             jobs[job.key] = nil
             job.task?.cancel()
             for slot in [Slot.download, .decode] {
-                let (waiting, others) = queues[slot]!.waiters.partitioned { $0.job == job.id }
-                queues[slot]!.waiters = others
-                for waiter in waiting { waiter.continuation.resume(throwing: CancellationError()) }
+                queues[slot]!.remove(job: job.id)?.continuation.resume(throwing: CancellationError())
             }
             if let dependency = job.dependency {
                 unsubscribe(dependency.key, subscriber: dependency.subscriber)
@@ -316,30 +355,23 @@ extension ImagePipeline {
         // MARK: Slots
 
         func acquire(_ slot: Slot, key: JobKey, job id: Int) async throws {
-            guard !Task.isCancelled, jobs[key]?.id == id else { throw CancellationError() }
+            guard !Task.isCancelled, let job = jobs[key], job.id == id else { throw CancellationError() }
             if queues[slot]!.running < queues[slot]!.limit {
                 queues[slot]!.running += 1
                 return
             }
             let order = makeID()
             try await withCheckedThrowingContinuation { continuation in
-                queues[slot]!.waiters.append(
-                    Waiter(key: key, job: id, order: order, continuation: continuation)
+                queues[slot]!.append(
+                    Waiter(job: id, order: order, continuation: continuation),
+                    priority: job.priority
                 )
             }
         }
 
         func release(_ slot: Slot) {
             queues[slot]!.running -= 1
-            let waiters = queues[slot]!.waiters
-            guard !waiters.isEmpty else { return }
-            // Highest priority first; among equals, first come first served.
-            let next = waiters.indices.max { a, b in
-                let pa = jobs[waiters[a].key]?.priority ?? .veryLow
-                let pb = jobs[waiters[b].key]?.priority ?? .veryLow
-                return pa != pb ? pa < pb : waiters[a].order > waiters[b].order
-            }!
-            let waiter = queues[slot]!.waiters.remove(at: next)
+            guard let waiter = queues[slot]!.popNext() else { return }
             queues[slot]!.running += 1
             waiter.continuation.resume()
         }
@@ -402,10 +434,26 @@ extension ImagePipeline {
             } catch {
                 return .failure(Error(stage: .decoding, url: url, reason: .cancelled))
             }
-            let result = Self.decode(input, processors: processors, decoder: configuration.decoder, url: url)
+            // Decoding a large image keeps a thread busy for tens of milliseconds: that work runs
+            // on threads of its own, never on the cooperative pool that every task shares.
+            let decoder = configuration.decoder
+            let result = await withCheckedContinuation { continuation in
+                Self.decodingQueue.async {
+                    continuation.resume(
+                        returning: Self.decode(input, processors: processors, decoder: decoder, url: url)
+                    )
+                }
+            }
             await release(.decode)
             return result
         }
+
+        /// Where decoding and processing run; the decode slots bound how many at once.
+        private static let decodingQueue = DispatchQueue(
+            label: "TributaryImages.decoding",
+            qos: .userInitiated,
+            attributes: .concurrent
+        )
 
         /// Decodes data (scaled when a single resize follows) or applies the last processor.
         private static func decode(
@@ -466,17 +514,5 @@ extension ImageRequest.Priority {
         case .normal: .medium
         case .high, .veryHigh: .high
         }
-    }
-}
-
-extension Array {
-    /// The elements that match, and the rest, each in order.
-    fileprivate func partitioned(by belongs: (Element) -> Bool) -> (matching: [Element], rest: [Element]) {
-        var matching: [Element] = []
-        var rest: [Element] = []
-        for element in self {
-            if belongs(element) { matching.append(element) } else { rest.append(element) }
-        }
-        return (matching, rest)
     }
 }
