@@ -1,6 +1,5 @@
 import Crypto
 public import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -43,7 +42,7 @@ public final class DataCache: DataCaching {
         var indexLoaded = false
     }
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
     private let queue = DispatchQueue(label: "TributaryImages.DataCache", qos: .utility)
     /// The directory's path with a trailing slash, for building file paths cheaply.
     private let directoryPath: String

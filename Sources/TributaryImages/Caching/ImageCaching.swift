@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What a processed image is cached and shared under: the data's key (its URL, or a custom
 /// key) and the identifiers of the processors applied to it, in order.
@@ -55,7 +54,7 @@ public final class ImageCache: ImageCaching {
         var expires: ContinuousClock.Instant?
     }
 
-    private let entries = Mutex(LRUList<ImageCacheKey, Entry>())
+    private let entries = Protected(LRUList<ImageCacheKey, Entry>())
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// Creates a cache.

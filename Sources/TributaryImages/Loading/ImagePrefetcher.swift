@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Loads images ahead of need, such as the rows just below the visible ones, at low priority
 /// and a few at a time, so that prefetching never competes with what is on screen.
 ///
@@ -30,7 +28,7 @@ public final class ImagePrefetcher: Sendable {
     }
 
     private let pipeline: ImagePipeline
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     public init(
         pipeline: ImagePipeline = .shared,

@@ -1,6 +1,5 @@
 import DequeModule
 import Foundation
-import Synchronization
 
 /// What a job is shared under: the stage, the data it starts from, the processors applied so far.
 struct JobKey: Hashable, Sendable {
@@ -60,7 +59,7 @@ final class JobSinks: Sendable {
         var lastProgress: ImageProgress?
     }
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     func add(_ id: Int, _ sink: @escaping @Sendable (JobEvent) -> Void) {
         let last = state.withLock { state in

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One image being loaded: its progress, its priority (which can change while it runs), and
 /// its response.
 ///
@@ -22,12 +20,12 @@ public final class ImageTask: Sendable {
     }
 
     private let pipeline: ImagePipeline
-    private let state: Mutex<State>
+    private let state: Protected<State>
 
     init(pipeline: ImagePipeline, request: ImageRequest) {
         self.request = request
         self.pipeline = pipeline
-        state = Mutex(State(priority: request.priority))
+        state = Protected(State(priority: request.priority))
         // The work refers to the task until it ends, for progress and priority.
         let work = Task { [self] () async -> Result<ImageResponse, ImagePipeline.Error> in
             defer { finishProgress() }

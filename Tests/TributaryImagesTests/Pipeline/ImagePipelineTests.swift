@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
+import Tributary
 import TributaryHTTP
+import TributaryTestSupport
 
 @testable import TributaryImages
 
@@ -222,6 +223,28 @@ struct ImagePipelineTests {
         }
     }
 
+    @Test func publisherLoadsWhenSubscribedAndCancelsWithTheSubscription() async throws {
+        try await ImageServer.run { base, log in
+            let pipeline = pipeline()
+            let publisher = pipeline.publisher(for: ImageRequest(url: base.appending(path: "img/11.jpg")))
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(log.total == 0, "nothing is loaded before a subscriber asks")
+            let recorder = Recorder<ImageResponse, Int, TestError>(demand: .unlimited) { $0.image.width }
+            publisher.mapError { _ in TestError.boom }.subscribe(recorder)
+            for _ in 0..<200 where recorder.events.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(recorder.events == [.subscription, .value(64), .finished])
+
+            let slow = pipeline.publisher(for: ImageRequest(url: base.appending(path: "slow/12.jpg")))
+            let subscription = slow.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+            try await Task.sleep(for: .milliseconds(300))
+            subscription.cancel()
+            for _ in 0..<100 where !log.wasAborted("/slow/12.jpg") {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(log.wasAborted("/slow/12.jpg"))
+        }
+    }
+
     @Test func progressIsReportedUpToTheWholeImage() async throws {
         try await ImageServer.run { base, _ in
             let task = pipeline().imageTask(with: ImageRequest(url: base.appending(path: "slow/4.jpg")))
@@ -238,5 +261,5 @@ struct ImagePipelineTests {
 
 /// The order tasks finished in.
 final class FinishOrder: Sendable {
-    let names = Mutex<[String]>([])
+    let names = Locked<[String]>([])
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import Synchronization
 import TributaryImages
 import TributaryTestSupport
 
@@ -13,7 +12,7 @@ import TributaryTestSupport
 /// - `/missing.jpg`: 404 with a JSON message. `/corrupt.jpg`: not an image.
 struct ImageServer {
     final class Log: Sendable {
-        private let state = Mutex<(hits: [String: Int], aborted: Set<String>)>(([:], []))
+        private let state = Locked<(hits: [String: Int], aborted: Set<String>)>(([:], []))
 
         func hit(_ path: String) {
             state.withLock { $0.hits[path, default: 0] += 1 }
