@@ -14,6 +14,19 @@ extension StreamDocument {
         for id: String,
         scheduler: S
     ) throws(StreamError) -> AnyPublisher<StreamValue, StreamFailure> {
+        // Inside the pipeline failures travel as `any Error` (each one already a
+        // StreamFailure naming its origin), so that they are converted once here rather than
+        // after every operator.
+        try pipeline(for: id, scheduler: scheduler)
+            .mapError { Self.failure($0, node: id) }
+            .eraseToAnyPublisher()
+    }
+
+    /// The publisher of `id` with failures as `any Error`, each a ``StreamFailure``.
+    func pipeline<S: Scheduler>(
+        for id: String,
+        scheduler: S
+    ) throws(StreamError) -> AnyPublisher<StreamValue, any Error> {
         guard let element = element(id) else {
             throw StreamError(.danglingReference(id), path: "$")
         }
@@ -21,9 +34,9 @@ extension StreamDocument {
         case .stream(let stream):
             return Self.publisher(for: stream, scheduler: scheduler)
         case .node(let node):
-            var inputs: [AnyPublisher<StreamValue, StreamFailure>] = []
+            var inputs: [AnyPublisher<StreamValue, any Error>] = []
             for input in node.inputs {
-                inputs.append(try publisher(for: input, scheduler: scheduler))
+                inputs.append(try pipeline(for: input, scheduler: scheduler))
             }
             return Self.apply(node, to: inputs, scheduler: scheduler)
         }
@@ -40,29 +53,23 @@ extension StreamDocument {
     static func publisher<S: Scheduler>(
         for stream: StreamDefinition,
         scheduler: S
-    ) -> AnyPublisher<StreamValue, StreamFailure> {
-        let items = TimedItems(items: stream.items, scheduler: scheduler).eraseToAnyPublisher()
+    ) -> AnyPublisher<StreamValue, any Error> {
+        let items = TimedItems<S, any Error>(items: stream.items, scheduler: scheduler).eraseToAnyPublisher()
         /// A signal `seconds` later on the scheduler, after which the stream ends.
-        func after(_ seconds: Double) -> AnyPublisher<Void, Never> {
-            Just(()).delay(for: .seconds(seconds), scheduler: scheduler).eraseToAnyPublisher()
+        func after(_ seconds: Double) -> AnyPublisher<Void, any Error> {
+            Just(()).delay(for: .seconds(seconds), scheduler: scheduler).setFailureType(to: (any Error).self)
+                .eraseToAnyPublisher()
         }
         switch stream.ending {
         case .finished(let seconds) where seconds == 0:
             return items
         case .finished(let seconds):
-            return items.append(
-                after(seconds).setFailureType(to: StreamFailure.self).flatMap {
-                    Empty<StreamValue, StreamFailure>()
-                }
-            )
-            .eraseToAnyPublisher()
+            return items.append(after(seconds).flatMap { Empty<StreamValue, any Error>() })
+                .eraseToAnyPublisher()
         case .failed(let seconds, let message):
             let failure = StreamFailure(origin: stream.id, message: message)
-            return items.append(
-                after(seconds).setFailureType(to: StreamFailure.self)
-                    .flatMap { Fail<StreamValue, StreamFailure>(error: failure) }
-            )
-            .eraseToAnyPublisher()
+            return items.append(after(seconds).flatMap { Fail<StreamValue, any Error>(error: failure) })
+                .eraseToAnyPublisher()
         case .never:
             return items.append(Empty(completeImmediately: false)).eraseToAnyPublisher()
         }
@@ -70,23 +77,30 @@ extension StreamDocument {
 
     static func apply<S: Scheduler>(
         _ node: StreamNode,
-        to inputs: [AnyPublisher<StreamValue, StreamFailure>],
+        to inputs: [AnyPublisher<StreamValue, any Error>],
         scheduler: S
-    ) -> AnyPublisher<StreamValue, StreamFailure> {
+    ) -> AnyPublisher<StreamValue, any Error> {
         let id = node.id
         let input = inputs[0]
         switch node.operator {
         case .map(let expression):
-            return input.tryMap { try expression.evaluate($0) }
-                .mapError { Self.failure($0, node: id) }
-                .eraseToAnyPublisher()
+            return input.tryMap { value in
+                do { return try expression.evaluate(value) } catch { throw Self.failure(error, node: id) }
+            }
+            .eraseToAnyPublisher()
         case .scan(let initial, let expression):
-            return input.tryScan(initial) { try expression.evaluate($1, accumulator: $0) }
-                .mapError { Self.failure($0, node: id) }
-                .eraseToAnyPublisher()
+            return input.tryScan(initial) { accumulator, value in
+                do {
+                    return try expression.evaluate(value, accumulator: accumulator)
+                } catch {
+                    throw Self.failure(error, node: id)
+                }
+            }
+            .eraseToAnyPublisher()
         case .filter(let expression):
             return input.tryFilter { value in
-                let result = try expression.evaluate(value)
+                let result: StreamValue
+                do { result = try expression.evaluate(value) } catch { throw Self.failure(error, node: id) }
                 guard case .boolean(let keep) = result else {
                     throw StreamFailure(
                         origin: id,
@@ -95,7 +109,6 @@ extension StreamDocument {
                 }
                 return keep
             }
-            .mapError { Self.failure($0, node: id) }
             .eraseToAnyPublisher()
         case .dropFirst(let count):
             return input.dropFirst(count).eraseToAnyPublisher()
@@ -121,12 +134,16 @@ extension StreamDocument {
         }
     }
 
-    /// Joins any number of inputs pairwise into lists of their values.
+    /// Joins any number of inputs pairwise into lists of their values; two inputs, the usual
+    /// case, in one step.
     private static func joined(
-        _ inputs: [AnyPublisher<StreamValue, StreamFailure>],
-        _ pair: (AnyPublisher<[StreamValue], StreamFailure>, AnyPublisher<StreamValue, StreamFailure>)
-            -> some Publisher<([StreamValue], StreamValue), StreamFailure>
-    ) -> AnyPublisher<StreamValue, StreamFailure> {
+        _ inputs: [AnyPublisher<StreamValue, any Error>],
+        _ pair: (AnyPublisher<[StreamValue], any Error>, AnyPublisher<StreamValue, any Error>)
+            -> some Publisher<([StreamValue], StreamValue), any Error>
+    ) -> AnyPublisher<StreamValue, any Error> {
+        if inputs.count == 2 {
+            return inputs[0].combineLatest(inputs[1]) { StreamValue.list([$0, $1]) }.eraseToAnyPublisher()
+        }
         let first = inputs[0].map { [$0] }.eraseToAnyPublisher()
         return inputs.dropFirst()
             .reduce(first) { joined, next in pair(joined, next).map { $0 + [$1] }.eraseToAnyPublisher() }
@@ -141,17 +158,17 @@ extension StreamDocument {
     /// a list once every input has a value waiting, and finishes once an input has finished
     /// with none waiting, as Combine's zip does.
     private static func zipped(
-        _ inputs: [AnyPublisher<StreamValue, StreamFailure>]
-    ) -> AnyPublisher<StreamValue, StreamFailure> {
+        _ inputs: [AnyPublisher<StreamValue, any Error>]
+    ) -> AnyPublisher<StreamValue, any Error> {
         let tagged = inputs.enumerated().map { index, input in
             input.map { ZipState.Event.value(index, $0) }
-                .append(Just(.finished(index)).setFailureType(to: StreamFailure.self))
+                .append(Just(.finished(index)).setFailureType(to: (any Error).self))
                 .eraseToAnyPublisher()
         }
         return Publishers.MergeMany(tagged)
             .scan(ZipState(inputs: inputs.count)) { state, event in state.next(event) }
             .flatMap(maxPublishers: .unlimited) {
-                Publishers.Sequence<[ZipState.Signal], StreamFailure>(sequence: $0.signals)
+                Publishers.Sequence<[ZipState.Signal], any Error>(sequence: $0.signals)
             }
             .prefix { if case .value = $0 { true } else { false } }
             .compactMap { signal -> StreamValue? in
@@ -161,7 +178,7 @@ extension StreamDocument {
             .eraseToAnyPublisher()
     }
 
-    private static func failure(_ error: any Error, node: String) -> StreamFailure {
+    static func failure(_ error: any Error, node: String) -> StreamFailure {
         if let failure = error as? StreamFailure { return failure }
         let expressionError = error as? ExpressionError
         return StreamFailure(origin: node, message: "\(error)", expressionError: expressionError)

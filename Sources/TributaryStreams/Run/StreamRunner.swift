@@ -31,14 +31,16 @@ public struct StreamRunner: Sendable {
         var subscriptions: [AnyCancellable] = []
         func time() -> Double { scheduler.now.seconds }
         for lane in lanes {
-            let publisher = try document.publisher(for: lane, scheduler: scheduler)
+            // The pipeline without the conversion of its failure, which is done here once.
+            let publisher = try document.pipeline(for: lane, scheduler: scheduler)
             subscriptions.append(
                 publisher.sink(
                     receiveCompletion: { completion in
                         guard events.count < maximumEvents else { return }
                         switch completion {
                         case .finished: events.append(.init(time: time(), lane: lane, kind: .finished))
-                        case .failure(let failure):
+                        case .failure(let error):
+                            let failure = StreamDocument.failure(error, node: lane)
                             events.append(.init(time: time(), lane: lane, kind: .failure(failure.message)))
                         }
                     },

@@ -209,33 +209,41 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
         freeSlots.append(slot)
     }
 
+    /// Sifts the new key up from the end, moving parents down into the hole rather than
+    /// swapping, over the heap's storage directly.
     private func push(_ key: Key) {
         heap.append(key)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].runsBefore(heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
+        heap.withUnsafeMutableBufferPointer { heap in
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard key.runsBefore(heap[parent]) else { break }
+                heap[child] = heap[parent]
+                child = parent
+            }
+            heap[child] = key
         }
     }
 
+    /// Removes the first key; the last one sifts down from the root into the hole.
     private func pop() -> Key {
-        let last = heap.count - 1
-        heap.swapAt(0, last)
-        let key = heap.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var first = parent
-            if left < heap.count, heap[left].runsBefore(heap[first]) { first = left }
-            if right < heap.count, heap[right].runsBefore(heap[first]) { first = right }
-            guard first != parent else { break }
-            heap.swapAt(parent, first)
-            parent = first
+        let first = heap[0]
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return first }
+        heap.withUnsafeMutableBufferPointer { heap in
+            let count = heap.count
+            var parent = 0
+            while true {
+                var child = 2 * parent + 1
+                guard child < count else { break }
+                if child + 1 < count, heap[child + 1].runsBefore(heap[child]) { child += 1 }
+                guard heap[child].runsBefore(last) else { break }
+                heap[parent] = heap[child]
+                parent = child
+            }
+            heap[parent] = last
         }
-        return key
+        return first
     }
 }
 
