@@ -506,10 +506,12 @@ extension ImagePipeline {
 }
 
 extension ImageRequest.Priority {
+    /// The priority of the task doing a job's work. Never `.background`: a request may be
+    /// raised while it runs, but its task keeps the priority it started with, and background
+    /// threads can be starved for as long as anything else runs.
     var taskPriority: TaskPriority {
         switch self {
-        case .veryLow: .background
-        case .low: .utility
+        case .veryLow, .low: .utility
         case .normal: .medium
         case .high, .veryHigh: .high
         }

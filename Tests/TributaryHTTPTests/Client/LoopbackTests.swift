@@ -198,7 +198,8 @@ struct LoopbackTests {
                 let error = await apiError { try await client.send(Request<Page>("slow")) }
                 #expect(error?.kind.name == "timedOut")
                 #expect(error?.description.contains("timed out after 0.3 seconds") == true)
-                #expect(ContinuousClock.now - started < .seconds(2))
+                // Well before the server's 3-second answer, with room for a loaded machine.
+                #expect(ContinuousClock.now - started < .milliseconds(2_800))
             }
         }
     }

@@ -143,6 +143,17 @@ struct CodecTests {
         }
     }
 
+    @Test func progressiveJPEGsWithTooManyScansAreRefused() throws {
+        // jpeg_simple_progression writes ten scans; a decoder allowing three refuses the file
+        // instead of spending a pass over every coefficient on each.
+        let data = try Bitmap.pattern(width: 64, height: 48).jpegData(progressive: true)
+        let strict = ImageDecoder(maximumProgressiveScans: 3)
+        #expect(throws: ImageDecodingError.corrupt("more than 3 progressive scans")) {
+            try strict.decode(data, minimumSize: nil)
+        }
+        #expect(try ImageDecoder().decode(data, minimumSize: nil).width == 64)
+    }
+
     @Test func zeroSizedHeadersAreCorrupt() {
         let jpeg = Data([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x00, 0x00, 0x40])
         #expect(throws: ImageDecodingError.self) { try Bitmap(decoding: jpeg) }
