@@ -69,6 +69,9 @@ public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
         case malformed(reason: String)
         /// The document is XML, but neither RSS nor Atom; `root` is its first element.
         case notAFeed(root: String)
+        /// The document uses something feeds do not need and the reader does not accept: an
+        /// encoding it cannot convert, or a document type declaration with an internal subset.
+        case unsupported(reason: String)
     }
 
     public var kind: Kind
@@ -89,6 +92,8 @@ public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
             "The feed is not well-formed XML at line \(line), column \(column): \(reason)"
         case .notAFeed(let root):
             "The document is not an RSS or Atom feed: it starts with <\(root)> at line \(line), column \(column)."
+        case .unsupported(let reason):
+            "The feed uses \(reason) at line \(line), column \(column), which is not supported."
         }
     }
 }

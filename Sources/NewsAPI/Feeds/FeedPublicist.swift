@@ -9,7 +9,7 @@ public import Tributary
 /// they are parsed.
 ///
 /// ```swift
-/// let parser = XMLParser(data: data)
+/// let parser = XMLParser(data: try FeedReader.prepared(data))
 /// let feed = FeedPublicist(parser: parser, baseURL: url)
 /// let subscription = feed.entries.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.title) })
 /// parser.parse()
@@ -21,6 +21,9 @@ public import Tributary
 /// the old delegate back. Entries a subscriber has not asked for yet are buffered (see
 /// ``DelegateEvents/Buffering``). Malformed XML ends the entries with a ``FeedError`` that says
 /// where. ``title`` is a state publisher: it starts with the title known so far.
+///
+/// Give the parser a document that went through ``FeedReader/prepared(_:)``: Foundation's
+/// parser on Linux traps on some input that a hostile or broken server can send.
 public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendable {
     // @unchecked: the parse state is touched only by the parser's callbacks, which come from
     // the one thread running `parse()`; the attachment is guarded by `lock`.
@@ -427,23 +430,6 @@ private struct Retaining<Upstream: Publisher>: Publisher {
 
 /// Reads RSS and Atom feeds.
 public enum FeedReader {
-    /// Why `data` is not given to `XMLParser` at all: Foundation's parser on Linux traps on
-    /// text that is not valid UTF-8 where a document is UTF-8 (declared, or by default).
-    static func refusal(of data: Data) -> FeedError? {
-        let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
-        if head.hasPrefix("<?xml"), let declaration = head.split(separator: ">").first,
-            let encoding = declaration.range(of: "encoding=")
-        {
-            let name = declaration[encoding.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
-            if name != "utf-8" && name != "utf8" { return nil }
-        }
-        guard String(validating: data, as: UTF8.self) == nil else { return nil }
-        let valid = data.prefix { $0 < 0x80 }
-        let line = valid.filter { $0 == UInt8(ascii: "\n") }.count + 1
-        let column = valid.count - (valid.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-        return FeedError(.malformed(reason: "the document is not valid UTF-8"), line: line, column: column)
-    }
-
     /// The entries of the feed in `data`, published as they are parsed on a background queue
     /// once subscribed to; cancelling stops the parse.
     public static func entries(
@@ -451,11 +437,14 @@ public enum FeedReader {
         baseURL: URL? = nil,
         buffering: DelegateEvents<FeedEntry, FeedError>.Buffering = .unbounded
     ) -> AnyPublisher<FeedEntry, FeedError> {
-        if let refusal = refusal(of: data) {
-            return Fail(error: refusal).eraseToAnyPublisher()
+        let document: Data
+        do {
+            document = try prepared(data)
+        } catch {
+            return Fail(error: error).eraseToAnyPublisher()
         }
         return Deferred {
-            let parser = XMLParser(data: data)
+            let parser = XMLParser(data: document)
             let publicist = FeedPublicist(parser: parser, baseURL: baseURL, buffering: buffering)
             return publicist.entries
                 .handleEvents(receiveSubscription: { _ in
@@ -467,8 +456,7 @@ public enum FeedReader {
 
     /// Every entry of the feed in `data`, parsed on the calling thread.
     public static func read(_ data: Data, baseURL: URL? = nil) throws(FeedError) -> [FeedEntry] {
-        if let refusal = refusal(of: data) { throw refusal }
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: try prepared(data))
         let publicist = FeedPublicist(parser: parser, baseURL: baseURL)
         var entries: [FeedEntry] = []
         var failure: FeedError?

@@ -1,0 +1,279 @@
+public import Foundation
+
+extension FeedReader {
+    /// `data` made safe to hand to `XMLParser`: re-encoded as UTF-8, with processing
+    /// instructions blanked out and DTD internal subsets refused.
+    ///
+    /// Foundation's parser on Linux traps on names or text that are not valid UTF-8 (which a
+    /// document with a mislabelled or unknown encoding produces), on a processing instruction
+    /// without data, and on several DTD declarations. None of these belong in a feed, so the
+    /// reader settles them before parsing: declared encodings (ISO-8859-1 and Windows-1252,
+    /// the other common Windows and ISO code pages, Shift JIS, EUC-JP, Mac Roman, UTF-16 and
+    /// UTF-32 with or without a byte-order mark) are converted, and the declaration then says
+    /// UTF-8; processing instructions (such as `<?xml-stylesheet …?>`) become spaces, so
+    /// positions in errors stay where they were; an internal subset (`<!DOCTYPE rss [ … ]>`),
+    /// which feeds never need and entity-expansion attacks do, is refused. Text that is not
+    /// valid in its encoding is refused where it starts.
+    ///
+    /// ``read(_:baseURL:)`` and ``entries(in:baseURL:buffering:)`` do this themselves; call it
+    /// before creating an `XMLParser` for a ``FeedPublicist`` of your own.
+    public static func prepared(_ data: Data) throws(FeedError) -> Data {
+        var bytes = try utf8Bytes(of: data)
+        try FeedMarkup.blankProcessingInstructions(in: &bytes)
+        return Data(bytes)
+    }
+
+    /// The document in UTF-8, its declaration naming UTF-8.
+    private static func utf8Bytes(of data: Data) throws(FeedError) -> [UInt8] {
+        let bytes = [UInt8](data)
+        var converted: [UInt8]
+        if let wide = WideEncoding(sniffing: bytes) {
+            let payload = Data(bytes.dropFirst(wide.byteOrderMarkLength))
+            guard let text = String(data: payload, encoding: wide.encoding) else {
+                throw FeedError(
+                    .malformed(reason: "the document is not valid \(wide.name)"),
+                    line: 1,
+                    column: 1
+                )
+            }
+            converted = Array(text.utf8)
+        } else if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            // A UTF-8 byte-order mark outranks whatever the declaration says.
+            converted = Array(bytes.dropFirst(3))
+        } else if let declaration = FeedDeclaration(of: bytes), let label = declaration.encoding {
+            switch FeedEncoding(label: label) {
+            case .utf8:
+                return try validated(bytes)
+            case .wide:
+                // Only a byte-order mark or the first bytes can announce a wide encoding; a
+                // document that says so in ASCII is mislabelled, and is read as UTF-8.
+                converted = bytes
+            case .legacy(let encodings):
+                let payload = Data(bytes)
+                guard let text = encodings.lazy.compactMap({ String(data: payload, encoding: $0) }).first
+                else {
+                    throw FeedError(
+                        .malformed(reason: "the document is not valid \(label)"),
+                        line: 1,
+                        column: 1
+                    )
+                }
+                converted = Array(text.utf8)
+            case nil:
+                let (line, column) = FeedMarkup.position(of: declaration.encodingRange.lowerBound, in: bytes)
+                throw FeedError(
+                    .unsupported(reason: "the encoding \"\(label)\""),
+                    line: line,
+                    column: column
+                )
+            }
+        } else {
+            return try validated(bytes)
+        }
+        FeedDeclaration(of: converted)?.declareUTF8(in: &converted)
+        return try validated(converted)
+    }
+
+    /// `bytes` if they are valid UTF-8; otherwise an error at the first byte that is not.
+    private static func validated(_ bytes: [UInt8]) throws(FeedError) -> [UInt8] {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                offset += scalar.count
+            case .emptyInput:
+                return bytes
+            case .error:
+                let (line, column) = FeedMarkup.position(of: offset, in: bytes)
+                throw FeedError(
+                    .malformed(reason: "the document is not valid UTF-8"),
+                    line: line,
+                    column: column
+                )
+            }
+        }
+    }
+}
+
+/// An encoding told apart by its first bytes (a byte-order mark, or `<?` in a wide encoding).
+private struct WideEncoding {
+    var encoding: String.Encoding
+    var name: String
+    var byteOrderMarkLength: Int
+
+    init?(sniffing bytes: [UInt8]) {
+        let head = Array(bytes.prefix(4)) + [UInt8](repeating: 0xAA, count: max(0, 4 - bytes.count))
+        switch (head[0], head[1], head[2], head[3]) {
+        case (0x00, 0x00, 0xFE, 0xFF): (encoding, name, byteOrderMarkLength) = (.utf32BigEndian, "UTF-32", 4)
+        case (0xFF, 0xFE, 0x00, 0x00):
+            (encoding, name, byteOrderMarkLength) = (.utf32LittleEndian, "UTF-32", 4)
+        case (0xFE, 0xFF, _, _): (encoding, name, byteOrderMarkLength) = (.utf16BigEndian, "UTF-16", 2)
+        case (0xFF, 0xFE, _, _): (encoding, name, byteOrderMarkLength) = (.utf16LittleEndian, "UTF-16", 2)
+        case (0x00, 0x00, 0x00, 0x3C): (encoding, name, byteOrderMarkLength) = (.utf32BigEndian, "UTF-32", 0)
+        case (0x3C, 0x00, 0x00, 0x00):
+            (encoding, name, byteOrderMarkLength) = (.utf32LittleEndian, "UTF-32", 0)
+        case (0x00, 0x3C, 0x00, 0x3F): (encoding, name, byteOrderMarkLength) = (.utf16BigEndian, "UTF-16", 0)
+        case (0x3C, 0x00, 0x3F, 0x00):
+            (encoding, name, byteOrderMarkLength) = (.utf16LittleEndian, "UTF-16", 0)
+        default: return nil
+        }
+    }
+}
+
+/// What a declared encoding name means here.
+private enum FeedEncoding {
+    case utf8
+    /// UTF-16 or UTF-32, which only a byte-order mark or the first bytes can announce.
+    case wide
+    /// Single- and multi-byte code pages, each tried in turn.
+    case legacy([String.Encoding])
+
+    init?(label: String) {
+        switch label.lowercased() {
+        case "utf-8", "utf8", "unicode-1-1-utf-8": self = .utf8
+        case "utf-16", "utf-16le", "utf-16be", "utf-32", "utf-32le", "utf-32be", "ucs-2", "ucs-4":
+            self = .wide
+        case "us-ascii", "ascii", "ansi_x3.4-1968", "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1",
+            "windows-1252", "cp1252", "x-cp1252":
+            // As browsers do: a feed labelled Latin-1 or ASCII is almost always Windows-1252,
+            // whose curly quotes and dashes sit where Latin-1 has control characters.
+            self = .legacy([.windowsCP1252, .isoLatin1])
+        case "iso-8859-2", "iso8859-2", "latin2", "l2": self = .legacy([.isoLatin2])
+        case "windows-1250", "cp1250": self = .legacy([.windowsCP1250])
+        case "windows-1251", "cp1251": self = .legacy([.windowsCP1251])
+        case "windows-1253", "cp1253": self = .legacy([.windowsCP1253])
+        case "windows-1254", "cp1254": self = .legacy([.windowsCP1254])
+        case "shift_jis", "shift-jis", "sjis", "x-sjis", "windows-31j", "cp932": self = .legacy([.shiftJIS])
+        case "euc-jp", "x-euc-jp": self = .legacy([.japaneseEUC])
+        case "iso-2022-jp": self = .legacy([.iso2022JP])
+        case "macintosh", "x-mac-roman", "mac": self = .legacy([.macOSRoman])
+        default: return nil
+        }
+    }
+}
+
+/// The XML declaration at the start of a document, and where its encoding name is.
+private struct FeedDeclaration {
+    var encoding: String?
+    var encodingRange: Range<Int>
+
+    init?(of bytes: [UInt8]) {
+        let opening = Array("<?xml".utf8)
+        guard bytes.starts(with: opening), bytes.count > opening.count,
+            FeedMarkup.isSpace(bytes[opening.count]),
+            let end = FeedMarkup.find(Array("?>".utf8), in: bytes, from: opening.count, limit: 1024)
+        else { return nil }
+        let name = Array("encoding".utf8)
+        guard let found = FeedMarkup.find(name, in: bytes, from: opening.count, limit: end) else {
+            encodingRange = end..<end
+            return
+        }
+        var index = found + name.count
+        while index < end, FeedMarkup.isSpace(bytes[index]) { index += 1 }
+        guard index < end, bytes[index] == UInt8(ascii: "=") else { return nil }
+        index += 1
+        while index < end, FeedMarkup.isSpace(bytes[index]) { index += 1 }
+        guard index < end, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
+            return nil
+        }
+        let quote = bytes[index]
+        guard let close = bytes[(index + 1)..<end].firstIndex(of: quote) else { return nil }
+        encodingRange = (index + 1)..<close
+        encoding = String(decoding: bytes[encodingRange], as: UTF8.self)
+    }
+
+    /// Rewrites the encoding name to UTF-8, for a document that has been converted to it.
+    func declareUTF8(in bytes: inout [UInt8]) {
+        guard encoding != nil else { return }
+        bytes.replaceSubrange(encodingRange, with: "UTF-8".utf8)
+    }
+}
+
+/// A scan of the markup that knows comments, CDATA sections, tags with quoted attribute
+/// values and document type declarations: enough to tell a processing instruction from text
+/// that merely looks like one.
+enum FeedMarkup {
+    static func blankProcessingInstructions(in bytes: inout [UInt8]) throws(FeedError) {
+        let comment = Array("<!--".utf8)
+        let cdata = Array("<![CDATA[".utf8)
+        let doctype = Array("<!DOCTYPE".utf8)
+        let count = bytes.count
+        // The declaration stays (the parser reads it itself, and reports it if it is malformed).
+        var index = 0
+        if bytes.starts(with: "<?xml".utf8), count > 5, isSpace(bytes[5]) {
+            index = find(Array("?>".utf8), in: bytes, from: 5).map { $0 + 2 } ?? count
+        }
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            let next = open + 1 < count ? bytes[open + 1] : 0
+            if next == UInt8(ascii: "?") {
+                let end = find(Array("?>".utf8), in: bytes, from: open + 2).map { $0 + 2 } ?? count
+                for position in open..<end where bytes[position] != 0x0A && bytes[position] != 0x0D {
+                    bytes[position] = UInt8(ascii: " ")
+                }
+                index = end
+            } else if starts(comment, in: bytes, at: open) {
+                index = find(Array("-->".utf8), in: bytes, from: open + comment.count).map { $0 + 3 } ?? count
+            } else if starts(cdata, in: bytes, at: open) {
+                index = find(Array("]]>".utf8), in: bytes, from: open + cdata.count).map { $0 + 3 } ?? count
+            } else {
+                let isDoctype = starts(doctype, in: bytes, at: open)
+                var position = open + 1
+                var quote: UInt8?
+                while position < count {
+                    let byte = bytes[position]
+                    if let open = quote {
+                        if byte == open { quote = nil }
+                    } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                        quote = byte
+                    } else if byte == UInt8(ascii: ">") {
+                        break
+                    } else if isDoctype, byte == UInt8(ascii: "[") {
+                        let (line, column) = self.position(of: position, in: bytes)
+                        throw FeedError(
+                            .unsupported(reason: "a document type declaration with an internal subset"),
+                            line: line,
+                            column: column
+                        )
+                    }
+                    position += 1
+                }
+                index = min(position + 1, count)
+            }
+            guard index < count else { return }
+        }
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    static func starts(_ pattern: [UInt8], in bytes: [UInt8], at index: Int) -> Bool {
+        bytes.count - index >= pattern.count && bytes[index..<(index + pattern.count)].elementsEqual(pattern)
+    }
+
+    /// Where `pattern` first starts at or after `start` and ends before `limit`.
+    static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int, limit: Int = .max) -> Int? {
+        let end = min(bytes.count, limit)
+        guard let first = pattern.first, end - start >= pattern.count else { return nil }
+        var index = start
+        while index <= end - pattern.count {
+            guard let candidate = bytes[index..<(end - pattern.count + 1)].firstIndex(of: first) else {
+                return nil
+            }
+            if starts(pattern, in: bytes, at: candidate) { return candidate }
+            index = candidate + 1
+        }
+        return nil
+    }
+
+    /// The line and column (from 1, in characters) of the byte at `offset`.
+    static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let before = bytes[..<min(offset, bytes.count)]
+        let line = before.count { $0 == 0x0A } + 1
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let column = bytes[lineStart..<before.endIndex].count { $0 & 0xC0 != 0x80 } + 1
+        return (line, column)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import NewsAPI
+import Testing
+import Tributary
+
+/// What the reader does to a document before `XMLParser` sees it: encodings, processing
+/// instructions and document type declarations.
+struct FeedDocumentTests {
+    /// A one-item RSS feed around `title`, after `prolog`.
+    private func feed(title: String, prolog: String = "", declaration: String = "UTF-8") -> String {
+        """
+        <?xml version="1.0" encoding="\(declaration)"?>
+        \(prolog)<rss version="2.0"><channel><title>Feed</title>
+        <item><title>\(title)</title><link>https://example.com/1</link></item>
+        </channel></rss>
+        """
+    }
+
+    private func titles(_ data: Data) throws -> [String] {
+        try FeedReader.read(data).map(\.title)
+    }
+
+    @Test func readsLegacyEncodingsAsBrowsersDo() throws {
+        // Labelled Latin-1, with Windows-1252's curly quotes, as such feeds usually are.
+        var latin1 = Data(feed(title: "#Caf## #menu", declaration: "ISO-8859-1").utf8)
+        let marks: [UInt8] = [0x93, 0xE9, 0x94, 0xA7]
+        var next = 0
+        for index in latin1.indices where latin1[index] == UInt8(ascii: "#") {
+            latin1[index] = marks[next]
+            next += 1
+        }
+        #expect(try titles(latin1) == ["“Café” §menu"])
+
+        let japanese = try #require(feed(title: "ニュース", declaration: "Shift_JIS").data(using: .shiftJIS))
+        #expect(try titles(japanese) == ["ニュース"])
+
+        let prepared = try FeedReader.prepared(latin1)
+        #expect(
+            String(decoding: prepared.prefix(38), as: UTF8.self) == #"<?xml version="1.0" encoding="UTF-8"?>"#
+        )
+    }
+
+    @Test func readsUTF16AndUTF32WithOrWithoutAByteOrderMark() throws {
+        let text = feed(title: "Ωmega ✓", declaration: "UTF-16")
+        let encodings: [(String.Encoding, [UInt8])] = [
+            (.utf16LittleEndian, [0xFF, 0xFE]), (.utf16BigEndian, [0xFE, 0xFF]), (.utf16LittleEndian, []),
+            (.utf16BigEndian, []), (.utf32LittleEndian, [0xFF, 0xFE, 0x00, 0x00]),
+        ]
+        for (encoding, mark) in encodings {
+            let data = try Data(mark) + #require(text.data(using: encoding))
+            #expect(try titles(data) == ["Ωmega ✓"], "\(encoding) with \(mark.count) mark bytes")
+        }
+        // A UTF-8 byte-order mark wins over a wrong label.
+        #expect(
+            try titles(Data([0xEF, 0xBB, 0xBF]) + Data(feed(title: "Ωmega", declaration: "ISO-8859-1").utf8))
+                == ["Ωmega"]
+        )
+    }
+
+    @Test func refusesTextThatIsNotValidInItsEncodingWhereItStarts() {
+        var data = Data(feed(title: "ab#cd").utf8)
+        data[data.firstIndex(of: UInt8(ascii: "#"))!] = 0xFF
+        #expect(throws: FeedError(.malformed(reason: "the document is not valid UTF-8"), line: 3, column: 16))
+        {
+            try FeedReader.read(data)
+        }
+        // A lone surrogate is no UTF-16.
+        let broken = Data([0xFF, 0xFE, 0x3C, 0x00, 0x00, 0xD8, 0x3E, 0x00])
+        #expect(throws: FeedError(.malformed(reason: "the document is not valid UTF-16"), line: 1, column: 1))
+        {
+            try FeedReader.read(broken)
+        }
+    }
+
+    @Test func refusesAnEncodingItCannotConvert() {
+        let data = Data(feed(title: "x", declaration: "x-klingon").utf8)
+        #expect(throws: FeedError(.unsupported(reason: #"the encoding "x-klingon""#), line: 1, column: 31)) {
+            try FeedReader.read(data)
+        }
+        // The same error comes from the publisher, before any parse starts.
+        var failure: FeedError?
+        let subscription = FeedReader.entries(in: data).sink(
+            receiveCompletion: { if case .failure(let error) = $0 { failure = error } },
+            receiveValue: { _ in }
+        )
+        subscription.cancel()
+        #expect(failure == FeedError(.unsupported(reason: #"the encoding "x-klingon""#), line: 1, column: 31))
+    }
+
+    @Test func blanksProcessingInstructionsButNotTextThatLooksLikeThem() throws {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <?xml-stylesheet?>
+            <rss version="2.0"><channel><title>Feed</title><?empty?>
+            <item><title><![CDATA[a <?b?> c]]></title><!-- <?d?> --><?php
+            echo 1; ?><link>https://example.com/1</link></item>
+            </channel></rss>
+            """
+        let data = Data(text.utf8)
+        #expect(try titles(data) == ["a <?b?> c"])
+        let prepared = try FeedReader.prepared(data)
+        #expect(prepared.count == data.count)
+        #expect(
+            String(decoding: prepared, as: UTF8.self).components(separatedBy: "\n")[4].hasPrefix(
+                String(repeating: " ", count: 10) + "<link>"
+            )
+        )
+
+        // Positions in errors are those of the original document.
+        let broken = text.replacingOccurrences(of: "</item>", with: "</itme>")
+        #expect {
+            try FeedReader.read(Data(broken.utf8))
+        } throws: { error in
+            (error as? FeedError)?.line == 5
+        }
+    }
+
+    @Test(arguments: [
+        #"<!DOCTYPE rss [<!ATTLIST rss a CDATA #IMPLIED>]>"#,
+        #"<!DOCTYPE rss [<!NOTATION n SYSTEM "x">]>"#,
+        #"<!DOCTYPE rss [<!ENTITY e "<?pi?>">]>"#,
+        #"<!DOCTYPE rss [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>"#,
+    ])
+    func refusesInternalSubsets(doctype: String) {
+        #expect(
+            throws: FeedError(
+                .unsupported(reason: "a document type declaration with an internal subset"),
+                line: 2,
+                column: 15
+            )
+        ) {
+            try FeedReader.read(Data(feed(title: "x", prolog: doctype).utf8))
+        }
+    }
+
+    @Test func acceptsADocumentTypeWithoutAnInternalSubset() throws {
+        let doctype =
+            #"<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "rss[0.91].dtd">"#
+        #expect(try titles(Data(feed(title: "Old", prolog: doctype).utf8)) == ["Old"])
+    }
+}
