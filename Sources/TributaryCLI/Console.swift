@@ -1,4 +1,5 @@
 import Foundation
+import Tributary
 
 /// Where commands write: standard output and standard error, or a capture in tests.
 final class Console: Sendable {
@@ -25,20 +26,17 @@ final class Console: Sendable {
 }
 
 /// A console that keeps what is written, for tests.
-final class CapturedConsole: @unchecked Sendable {
-    // @unchecked: `lines` is reached only under `lock`, an NSLock that the thread sanitizer
-    // sees through even when contended.
-    private let lock = NSLock()
-    private var lines: (output: String, errors: String) = ("", "")
+final class CapturedConsole: Sendable {
+    private let lines = Protected<(output: String, errors: String)>(("", ""))
 
     var console: Console {
         Console { text, isError in
-            self.lock.withLock {
-                if isError { self.lines.errors += text } else { self.lines.output += text }
+            self.lines.withLock { lines in
+                if isError { lines.errors += text } else { lines.output += text }
             }
         }
     }
 
-    var output: String { lock.withLock { lines.output } }
-    var errors: String { lock.withLock { lines.errors } }
+    var output: String { lines.withLock { $0.output } }
+    var errors: String { lines.withLock { $0.errors } }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NewsSandbox
+import Tributary
 import TributaryAsyncHTTPClient
 import TributaryImages
 
@@ -137,9 +138,7 @@ struct ImagesCommand: AsyncParsableCommand {
 }
 
 /// A one-line progress bar on standard error for batches: images done and bytes received.
-///
-/// Behind an `NSLock`, which the thread sanitizer sees through even when contended.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private struct State {
         var received: [Int: Int] = [:]
         var done = 0
@@ -148,9 +147,7 @@ final class ProgressBar: @unchecked Sendable {
 
     private let total: Int
     private let console: Console
-    // @unchecked: `state` is reached only under `lock`.
-    private let lock = NSLock()
-    private var state = State()
+    private let state = Protected(State())
 
     init(total: Int, console: Console) {
         self.total = total
@@ -171,7 +168,7 @@ final class ProgressBar: @unchecked Sendable {
 
     private func draw(force: Bool = false, _ change: (inout State) -> Void) {
         guard total > 1 else { return }
-        let line = lock.withLock { () -> String? in
+        let line = state.withLock { state -> String? in
             change(&state)
             let now = ContinuousClock.now
             guard force || now - state.lastDrawn > .milliseconds(100) else { return nil }

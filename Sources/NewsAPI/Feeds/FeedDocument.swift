@@ -28,8 +28,8 @@ extension FeedReader {
         let bytes = [UInt8](data)
         var converted: [UInt8]
         if let wide = WideEncoding(sniffing: bytes) {
-            let payload = Data(bytes.dropFirst(wide.byteOrderMarkLength))
-            guard let text = String(data: payload, encoding: wide.encoding) else {
+            guard let text = String(data: data.dropFirst(wide.byteOrderMarkLength), encoding: wide.encoding)
+            else {
                 throw FeedError(
                     .malformed(reason: "the document is not valid \(wide.name)"),
                     line: 1,
@@ -49,8 +49,7 @@ extension FeedReader {
                 // document that says so in ASCII is mislabelled, and is read as UTF-8.
                 converted = bytes
             case .legacy(let encodings):
-                let payload = Data(bytes)
-                guard let text = encodings.lazy.compactMap({ String(data: payload, encoding: $0) }).first
+                guard let text = encodings.lazy.compactMap({ String(data: data, encoding: $0) }).first
                 else {
                     throw FeedError(
                         .malformed(reason: "the document is not valid \(label)"),
@@ -160,13 +159,11 @@ private struct FeedDeclaration {
     var encodingRange: Range<Int>
 
     init?(of bytes: [UInt8]) {
-        let opening = Array("<?xml".utf8)
-        guard bytes.starts(with: opening), bytes.count > opening.count,
-            FeedMarkup.isSpace(bytes[opening.count]),
-            let end = FeedMarkup.find(Array("?>".utf8), in: bytes, from: opening.count, limit: 1024)
+        guard FeedMarkup.opensWithDeclaration(bytes),
+            let end = FeedMarkup.find(Array("?>".utf8), in: bytes, from: 5, limit: 1024)
         else { return nil }
         let name = Array("encoding".utf8)
-        guard let found = FeedMarkup.find(name, in: bytes, from: opening.count, limit: end) else {
+        guard let found = FeedMarkup.find(name, in: bytes, from: 5, limit: end) else {
             encodingRange = end..<end
             return
         }
@@ -202,7 +199,7 @@ enum FeedMarkup {
         let count = bytes.count
         // The declaration stays (the parser reads it itself, and reports it if it is malformed).
         var index = 0
-        if bytes.starts(with: "<?xml".utf8), count > 5, isSpace(bytes[5]) {
+        if opensWithDeclaration(bytes) {
             index = find(Array("?>".utf8), in: bytes, from: 5).map { $0 + 2 } ?? count
         }
         while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
@@ -243,6 +240,11 @@ enum FeedMarkup {
             }
             guard index < count else { return }
         }
+    }
+
+    /// Whether `bytes` start with an XML declaration: `<?xml` and a space.
+    static func opensWithDeclaration(_ bytes: [UInt8]) -> Bool {
+        bytes.count > 5 && bytes.starts(with: "<?xml".utf8) && isSpace(bytes[5])
     }
 
     static func isSpace(_ byte: UInt8) -> Bool {

@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import Tributary
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import Tributary
 
 /// What a processed image is cached and shared under: the data's key (its URL, or a custom
 /// key) and the identifiers of the processors applied to it, in order.

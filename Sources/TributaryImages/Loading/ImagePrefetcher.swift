@@ -1,3 +1,5 @@
+import Tributary
+
 /// Loads images ahead of need, such as the rows just below the visible ones, at low priority
 /// and a few at a time, so that prefetching never competes with what is on screen.
 ///

@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+import Tributary
 
 /// What a job is shared under: the stage, the data it starts from, the processors applied so far.
 struct JobKey: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import Tributary
+
 /// One image being loaded: its progress, its priority (which can change while it runs), and
 /// its response.
 ///
