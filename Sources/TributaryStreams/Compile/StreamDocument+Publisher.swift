@@ -130,23 +130,21 @@ extension StreamDocument {
         case .zip:
             return zipped(inputs)
         case .combineLatest:
-            return joined(inputs) { $0.combineLatest($1) }
+            return combinedLatest(inputs)
         }
     }
 
-    /// Joins any number of inputs pairwise into lists of their values; two inputs, the usual
-    /// case, in one step.
-    private static func joined(
-        _ inputs: [AnyPublisher<StreamValue, any Error>],
-        _ pair: (AnyPublisher<[StreamValue], any Error>, AnyPublisher<StreamValue, any Error>)
-            -> some Publisher<([StreamValue], StreamValue), any Error>
+    /// The latest values of any number of inputs, as a list: two inputs, the usual case, in one
+    /// step, more by combining them pairwise.
+    private static func combinedLatest(
+        _ inputs: [AnyPublisher<StreamValue, any Error>]
     ) -> AnyPublisher<StreamValue, any Error> {
         if inputs.count == 2 {
             return inputs[0].combineLatest(inputs[1]) { StreamValue.list([$0, $1]) }.eraseToAnyPublisher()
         }
         let first = inputs[0].map { [$0] }.eraseToAnyPublisher()
         return inputs.dropFirst()
-            .reduce(first) { joined, next in pair(joined, next).map { $0 + [$1] }.eraseToAnyPublisher() }
+            .reduce(first) { joined, next in joined.combineLatest(next) { $0 + [$1] }.eraseToAnyPublisher() }
             .map(StreamValue.list)
             .eraseToAnyPublisher()
     }
