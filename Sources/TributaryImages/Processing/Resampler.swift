@@ -1,10 +1,17 @@
 /// Separable resampling with a Catmull-Rom kernel widened by the scale factor when shrinking,
 /// so that every source pixel contributes (no aliasing), over premultiplied colour.
+///
+/// Each pixel is one `SIMD4<Float>` (red, green, blue, alpha) through both passes, so the
+/// four channels are weighed in one vector operation.
 enum Resampler {
+    typealias Vector = SIMD4<Float>
+
     /// The kernel's weights for every output position along one axis.
     struct Weights {
         /// The first source index each output position reads.
         var starts: [Int]
+        /// How many source pixels each output position reads (`taps`, fewer at a short edge).
+        var counts: [Int]
         /// `taps` weights per output position, normalised to sum to one.
         var weights: [Float]
         var taps: Int
@@ -15,19 +22,23 @@ enum Resampler {
             let radius = 2 * stretch
             taps = Int((radius * 2).rounded(.up)) + 1
             starts = []
+            counts = []
             weights = []
             starts.reserveCapacity(target)
+            counts.reserveCapacity(target)
             weights.reserveCapacity(target * taps)
             for position in 0..<target {
                 let center = (Double(position) + 0.5) * scale - 0.5
                 var start = Int((center - radius).rounded(.up))
                 start = min(max(start, 0), max(source - taps, 0))
+                let count = min(taps, source - start)
                 var row = [Double](repeating: 0, count: taps)
-                for tap in 0..<taps where start + tap < source {
+                for tap in 0..<count {
                     row[tap] = Self.catmullRom((Double(start + tap) - center) / stretch)
                 }
                 let sum = row.reduce(0, +)
                 starts.append(start)
+                counts.append(count)
                 weights.append(contentsOf: row.map { Float(sum == 0 ? 0 : $0 / sum) })
             }
         }
@@ -41,83 +52,130 @@ enum Resampler {
     }
 
     static func resize(_ bitmap: Bitmap, to size: PixelSize) -> Bitmap {
-        let sourceWidth = bitmap.width
-        let sourceHeight = bitmap.height
-        let horizontal = Weights(source: sourceWidth, target: size.width)
-        let vertical = Weights(source: sourceHeight, target: size.height)
-        // Horizontal pass: source rows into premultiplied floats, size.width wide.
-        let rowLength = size.width * 4
-        var intermediate = [Float](repeating: 0, count: rowLength * sourceHeight)
-        var premultiplied = [Float](repeating: 0, count: sourceWidth * 4)
+        let horizontal = Weights(source: bitmap.width, target: size.width)
+        let vertical = Weights(source: bitmap.height, target: size.height)
+        // Horizontal pass: every source row, premultiplied, into a row size.width wide.
+        var intermediate = [Vector](repeating: .zero, count: size.width * bitmap.height)
+        var line = [Vector](repeating: .zero, count: bitmap.width)
         bitmap.pixels.withUnsafeBufferPointer { pixels in
             intermediate.withUnsafeMutableBufferPointer { output in
-                premultiplied.withUnsafeMutableBufferPointer { line in
-                    horizontal.weights.withUnsafeBufferPointer { weights in
-                        for y in 0..<sourceHeight {
-                            let rowStart = y * sourceWidth * 4
-                            for x in 0..<sourceWidth {
-                                let offset = rowStart + x * 4
-                                let alpha = Float(pixels[offset + 3]) / 255
-                                line[x * 4] = Float(pixels[offset]) * alpha
-                                line[x * 4 + 1] = Float(pixels[offset + 1]) * alpha
-                                line[x * 4 + 2] = Float(pixels[offset + 2]) * alpha
-                                line[x * 4 + 3] = Float(pixels[offset + 3])
-                            }
-                            let outputStart = y * rowLength
-                            for x in 0..<size.width {
-                                var r: Float = 0
-                                var g: Float = 0
-                                var b: Float = 0
-                                var a: Float = 0
-                                let start = horizontal.starts[x]
-                                let weightStart = x * horizontal.taps
-                                for tap in 0..<horizontal.taps where start + tap < sourceWidth {
-                                    let weight = weights[weightStart + tap]
-                                    let from = (start + tap) * 4
-                                    r += line[from] * weight
-                                    g += line[from + 1] * weight
-                                    b += line[from + 2] * weight
-                                    a += line[from + 3] * weight
-                                }
-                                let into = outputStart + x * 4
-                                output[into] = r
-                                output[into + 1] = g
-                                output[into + 2] = b
-                                output[into + 3] = a
-                            }
-                        }
+                line.withUnsafeMutableBufferPointer { line in
+                    for y in 0..<bitmap.height {
+                        premultiply(row: y, of: pixels, width: bitmap.width, into: line)
+                        let outputRow = UnsafeMutableBufferPointer(
+                            rebasing: output[(y * size.width)..<((y + 1) * size.width)]
+                        )
+                        horizontal.apply(to: UnsafeBufferPointer(line), into: outputRow)
                     }
                 }
             }
         }
         // Vertical pass, a whole row at a time so that memory is read in order.
         return Bitmap(width: size.width, height: size.height) { target in
-            var accumulator = [Float](repeating: 0, count: rowLength)
+            var sums = [Vector](repeating: .zero, count: size.width)
             intermediate.withUnsafeBufferPointer { input in
-                accumulator.withUnsafeMutableBufferPointer { sums in
-                    for y in 0..<size.height {
-                        for index in 0..<rowLength { sums[index] = 0 }
-                        let start = vertical.starts[y]
-                        for tap in 0..<vertical.taps where start + tap < sourceHeight {
-                            let weight = vertical.weights[y * vertical.taps + tap]
-                            if weight == 0 { continue }
-                            let from = (start + tap) * rowLength
-                            for index in 0..<rowLength { sums[index] += input[from + index] * weight }
-                        }
-                        let into = y * rowLength
-                        for x in 0..<size.width {
-                            let offset = x * 4
-                            let alpha = min(max(sums[offset + 3], 0), 255)
-                            let unpremultiply: Float = alpha > 0 ? 255 / alpha : 0
-                            for channel in 0..<3 {
-                                let value = sums[offset + channel] * unpremultiply
-                                target[into + offset + channel] = UInt8(min(max(value, 0), 255).rounded())
+                sums.withUnsafeMutableBufferPointer { sums in
+                    vertical.weights.withUnsafeBufferPointer { weights in
+                        for y in 0..<size.height {
+                            for x in 0..<size.width { sums[x] = .zero }
+                            let start = vertical.starts[y]
+                            for tap in 0..<vertical.counts[y] {
+                                let weight = weights[y * vertical.taps + tap]
+                                if weight == 0 { continue }
+                                let from = (start + tap) * size.width
+                                for x in 0..<size.width { sums[x] += input[from + x] * weight }
                             }
-                            target[into + offset + 3] = UInt8(alpha.rounded())
+                            unpremultiply(UnsafeBufferPointer(sums), into: target, row: y)
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Row `y` of `pixels` as premultiplied vectors, the colour channels scaled by alpha / 255.
+    private static func premultiply(
+        row y: Int,
+        of pixels: UnsafeBufferPointer<UInt8>,
+        width: Int,
+        into line: UnsafeMutableBufferPointer<Vector>
+    ) {
+        let bytes = UnsafeRawPointer(pixels.baseAddress!) + y * width * 4
+        for x in 0..<width {
+            let pixel = Vector(bytes.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
+            let alpha = pixel.w * (1 / 255)
+            line[x] = pixel * Vector(alpha, alpha, alpha, 1)
+        }
+    }
+
+    /// Writes one row of premultiplied sums to `target` as 8-bit straight-alpha pixels.
+    private static func unpremultiply(
+        _ sums: UnsafeBufferPointer<Vector>,
+        into target: UnsafeMutableBufferPointer<UInt8>,
+        row y: Int
+    ) {
+        let into = y * sums.count * 4
+        for x in 0..<sums.count {
+            let sum = sums[x]
+            let alpha = min(max(sum.w, 0), 255)
+            let unpremultiply: Float = alpha > 0 ? 255 / alpha : 0
+            var pixel = sum * Vector(unpremultiply, unpremultiply, unpremultiply, 0)
+            pixel.w = alpha
+            pixel = pixel.clamped(lowerBound: .zero, upperBound: Vector(repeating: 255))
+                .rounded(.toNearestOrAwayFromZero)
+            let offset = into + x * 4
+            target[offset] = UInt8(pixel.x)
+            target[offset + 1] = UInt8(pixel.y)
+            target[offset + 2] = UInt8(pixel.z)
+            target[offset + 3] = UInt8(pixel.w)
+        }
+    }
+}
+
+extension Resampler.Weights {
+    /// Weighs `line` into `output`, one output pixel per position of this axis.
+    fileprivate func apply(
+        to line: UnsafeBufferPointer<Resampler.Vector>,
+        into output: UnsafeMutableBufferPointer<Resampler.Vector>
+    ) {
+        weights.withUnsafeBufferPointer { weights in
+            starts.withUnsafeBufferPointer { starts in
+                counts.withUnsafeBufferPointer { counts in
+                    for x in 0..<output.count {
+                        output[x] = Self.weigh(
+                            line.baseAddress! + starts[x],
+                            weights.baseAddress! + x * taps,
+                            count: counts[x]
+                        )
+                    }
+                }
+            }
+        }
+    }
+
+    /// The sum of `count` pixels times their weights, in four independent running sums so that
+    /// the additions need not wait on each other.
+    private static func weigh(
+        _ pixels: UnsafePointer<Resampler.Vector>,
+        _ weights: UnsafePointer<Float>,
+        count: Int
+    ) -> Resampler.Vector {
+        var first = Resampler.Vector.zero
+        var second = Resampler.Vector.zero
+        var third = Resampler.Vector.zero
+        var fourth = Resampler.Vector.zero
+        var tap = 0
+        while tap + 4 <= count {
+            first += pixels[tap] * weights[tap]
+            second += pixels[tap + 1] * weights[tap + 1]
+            third += pixels[tap + 2] * weights[tap + 2]
+            fourth += pixels[tap + 3] * weights[tap + 3]
+            tap += 4
+        }
+        while tap < count {
+            first += pixels[tap] * weights[tap]
+            tap += 1
+        }
+        return (first + second) + (third + fourth)
     }
 }
