@@ -123,6 +123,11 @@ int tic_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_num, uint8_
     tic_jpeg_errors errors;
     tic_jpeg_progress progress;
     tic_jpeg_install_errors(&info, &errors, error);
+    // At 1/8 scale a baseline JPEG needs only its DC coefficients, which a decoder of its own
+    // reads without storing the rest; anything it does not take on is libjpeg's.
+    if (scale_num == 1 && tic_jpeg_decode_dc_rgba(data, size, pixels, width, height)) {
+        return 1;
+    }
     if (setjmp(errors.jump)) {
         jpeg_destroy_decompress(&info);
         return 0;
@@ -182,7 +187,7 @@ typedef struct {
     unsigned long size;
 } tic_jpeg_destination;
 
-int tic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, int quality, int progressive,
+int tic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, tic_jpeg_options options,
                          uint8_t **output, size_t *output_size, tic_error *error) {
     struct jpeg_compress_struct info;
     tic_jpeg_errors errors;
@@ -211,8 +216,15 @@ int tic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, int quali
     info.input_components = 4;
     info.in_color_space = JCS_EXT_RGBA;
     jpeg_set_defaults(&info);
-    jpeg_set_quality(&info, quality, TRUE);
-    if (progressive) {
+    if (options.grayscale) {
+        jpeg_set_colorspace(&info, JCS_GRAYSCALE);
+    } else {
+        info.comp_info[0].h_samp_factor = options.luma_h == 1 ? 1 : 2;
+        info.comp_info[0].v_samp_factor = options.luma_v == 1 ? 1 : 2;
+    }
+    jpeg_set_quality(&info, options.quality, TRUE);
+    info.restart_interval = options.restart_interval > 0 ? (unsigned int)options.restart_interval : 0;
+    if (options.progressive) {
         jpeg_simple_progression(&info);
     }
     jpeg_start_compress(&info, TRUE);

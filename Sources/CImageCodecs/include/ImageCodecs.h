@@ -43,10 +43,30 @@ int tic_jpeg_read_header(const uint8_t *data, size_t size, int scale_num, tic_jp
 int tic_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_num, uint8_t *pixels, int width,
                          int height, int max_scans, tic_error *error);
 
-/// Encodes packed RGBA pixels (alpha ignored) as a baseline or progressive JPEG. The output is
-/// allocated with malloc; release it with `tic_free`.
-int tic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, int quality, int progressive,
+/// How `tic_jpeg_encode_rgba` writes a JPEG.
+typedef struct {
+    /// 1...100.
+    int quality;
+    /// Nonzero for a progressive JPEG.
+    int progressive;
+    /// MCUs between restart markers; 0 for none.
+    int restart_interval;
+    /// Nonzero for one grey component instead of YCbCr.
+    int grayscale;
+    /// The luma component's sampling factors (1 or 2 each; chroma is always 1x1): 2x2 is 4:2:0,
+    /// 2x1 is 4:2:2, 1x1 is 4:4:4.
+    int luma_h;
+    int luma_v;
+} tic_jpeg_options;
+
+/// Encodes packed RGBA pixels (alpha ignored) as a JPEG. The output is allocated with malloc;
+/// release it with `tic_free`.
+int tic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, tic_jpeg_options options,
                          uint8_t **output, size_t *output_size, tic_error *error);
+
+/// Decodes a baseline JPEG at 1/8 scale from its DC coefficients alone, into `width` x `height`
+/// RGBA (the 1/8 size). Returns 0, having decided nothing, for JPEGs it does not take on.
+int tic_jpeg_decode_dc_rgba(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height);
 
 /// Reads a PNG's size from its header.
 int tic_png_read_header(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha,

@@ -32,18 +32,36 @@ import Foundation
             }
         }
 
+        /// How a JPEG is written, beyond quality and progression.
+        struct Layout {
+            /// MCUs between restart markers; 0 for none.
+            var restartInterval = 0
+            /// One grey component instead of YCbCr.
+            var grayscale = false
+            /// The luma sampling factors: (2, 2) is 4:2:0, (2, 1) 4:2:2, (1, 1) 4:4:4.
+            var lumaSampling = (horizontal: 2, vertical: 2)
+        }
+
         static func encode(
             _ bitmap: Bitmap,
             quality: Int,
-            progressive: Bool
+            progressive: Bool,
+            layout: Layout = Layout()
         ) throws(ImageDecodingError) -> Data {
-            try encoded { output, size, error in
+            let options = tic_jpeg_options(
+                quality: Int32(quality),
+                progressive: progressive ? 1 : 0,
+                restart_interval: Int32(layout.restartInterval),
+                grayscale: layout.grayscale ? 1 : 0,
+                luma_h: Int32(layout.lumaSampling.horizontal),
+                luma_v: Int32(layout.lumaSampling.vertical)
+            )
+            return try encoded { output, size, error in
                 tic_jpeg_encode_rgba(
                     bitmap.pixels,
                     Int32(bitmap.width),
                     Int32(bitmap.height),
-                    Int32(quality),
-                    progressive ? 1 : 0,
+                    options,
                     &output,
                     &size,
                     &error

@@ -169,16 +169,7 @@ struct CodecTests {
         var failures = 0
         for source in sources {
             for _ in 0..<150 {
-                var data = source
-                for _ in 0..<Int.random(in: 1...12, using: &random) {
-                    data[Int.random(in: 2..<data.count, using: &random)] = UInt8.random(
-                        in: 0...255,
-                        using: &random
-                    )
-                }
-                if Bool.random(using: &random) {
-                    data = data.prefix(Int.random(in: 3..<data.count, using: &random))
-                }
+                let data = source.randomlyDamaged(maximumChanges: 12, using: &random)
                 do {
                     _ = try Bitmap(decoding: data)
                 } catch {

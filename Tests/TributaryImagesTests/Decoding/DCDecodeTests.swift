@@ -1,0 +1,125 @@
+import CImageCodecs
+import Foundation
+import Testing
+
+@testable import TributaryImages
+
+/// The 1/8-scale decoder that reads only DC coefficients, held against libjpeg's own 1/8-scale
+/// decode of the same coefficients: the same picture written progressively at the same quality
+/// (which the DC decoder declines, so libjpeg decodes it).
+struct DCDecodeTests {
+    typealias Layout = JPEGCodec.Layout
+
+    /// A photo-like picture: gradients, edges and fine noise, at a size that leaves partial
+    /// blocks and partial MCUs on the right and at the bottom.
+    static let picture: Bitmap = {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var bitmap = Bitmap.pattern(width: 203, height: 117)
+        for y in 0..<bitmap.height {
+            for x in 0..<bitmap.width {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let noise = Int(state >> 60) - 8
+                let pixel = bitmap[x, y]
+                bitmap[x, y] = .init(
+                    red: UInt8(clamping: Int(pixel.red) + noise),
+                    green: UInt8(clamping: Int(pixel.green) - noise),
+                    blue: UInt8(clamping: (x * y) % 256 + noise)
+                )
+            }
+        }
+        return bitmap
+    }()
+
+    /// Decodes with the DC decoder alone; nil when it declines.
+    static func dcDecode(_ data: Data, width: Int, height: Int) -> Bitmap? {
+        var handled: Int32 = 0
+        let bitmap = Bitmap(width: width, height: height) { buffer in
+            buffer.update(repeating: 0)
+            handled = data.withUnsafeBytes {
+                tic_jpeg_decode_dc_rgba(
+                    $0.baseAddress,
+                    $0.count,
+                    buffer.baseAddress,
+                    Int32(width),
+                    Int32(height)
+                )
+            }
+        }
+        return handled == 1 ? bitmap : nil
+    }
+
+    /// The DC decode of the baseline file, and libjpeg's 1/8 decode of its progressive twin.
+    static func decodes(_ layout: Layout, quality: Int = 90) throws -> (fast: Bitmap, reference: Bitmap) {
+        let baseline = try JPEGCodec.encode(picture, quality: quality, progressive: false, layout: layout)
+        let twin = try JPEGCodec.encode(picture, quality: quality, progressive: true, layout: layout)
+        let reference = try JPEGCodec.decode(twin, eighths: 1, maximumScans: 1_000)
+        #expect(reference.width == 26 && reference.height == 15)
+        #expect(dcDecode(twin, width: 26, height: 15) == nil, "progressive JPEGs are libjpeg's")
+        let fast = try #require(dcDecode(baseline, width: 26, height: 15))
+        return (fast, reference)
+    }
+
+    static func largestDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
+        zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+    }
+
+    /// Grey, and chroma at full resolution or halved in one direction (repeated, as libjpeg does
+    /// without fancy upsampling), come out exactly as libjpeg decodes them, restarts or not.
+    @Test(arguments: [
+        Layout(grayscale: true),
+        Layout(lumaSampling: (1, 1)),
+        Layout(lumaSampling: (2, 1)),
+        Layout(lumaSampling: (1, 2)),
+        Layout(restartInterval: 1, grayscale: true),
+        Layout(restartInterval: 3, lumaSampling: (1, 1)),
+    ])
+    func matchesLibjpegExactly(layout: Layout) throws {
+        // From coarse quantization to none: short codes only, up to the longest codes and
+        // magnitudes (which the lookup tables leave to the slow path).
+        for quality in [30, 75, 90, 100] {
+            let (fast, reference) = try Self.decodes(layout, quality: quality)
+            #expect(Self.largestDifference(fast, reference) == 0, "quality \(quality)")
+        }
+    }
+
+    /// Chroma halved both ways: each chroma block's quadrant means, which libjpeg works out in
+    /// fixed point with its 2x2 inverse DCT and this decoder in floating point, so a few pixels
+    /// round the other way.
+    @Test(arguments: [Layout(), Layout(restartInterval: 5), Layout(restartInterval: 1)])
+    func matchesLibjpegToRoundingWithChromaHalvedBothWays(layout: Layout) throws {
+        for quality in [30, 75, 90, 100] {
+            let (fast, reference) = try Self.decodes(layout, quality: quality)
+            #expect(fast.meanDifference(from: reference) < 0.1, "quality \(quality)")
+            #expect(Self.largestDifference(fast, reference) <= 2, "quality \(quality)")
+        }
+    }
+
+    @Test func thumbnailsOfBaselineJPEGsGoThroughIt() throws {
+        // At 1/8 the decoder's output is what ImageDecoder returns; at 2/8 it is not used.
+        let data = try JPEGCodec.encode(Self.picture, quality: 80, progressive: false)
+        let eighth = try ImageDecoder().decode(data, minimumSize: PixelSize(width: 20, height: 10))
+        #expect(eighth == Self.dcDecode(data, width: 26, height: 15))
+        let quarter = try ImageDecoder().decode(data, minimumSize: PixelSize(width: 40, height: 20))
+        #expect(quarter.width == 51 && quarter.height == 30)
+    }
+
+    @Test func damagedDataIsDeclinedOrDecodedNeverOverrun() throws {
+        // Every mutation either decodes to the 1/8 size or is left to libjpeg; none reads or
+        // writes out of bounds (the address sanitizer checks the same loop).
+        var random = SystemRandomNumberGenerator()
+        var declined = 0
+        for layout in [Layout(), Layout(restartInterval: 2), Layout(grayscale: true)] {
+            let source = try JPEGCodec.encode(Self.picture, quality: 75, progressive: false, layout: layout)
+            for _ in 0..<400 {
+                let data = source.randomlyDamaged(maximumChanges: 8, using: &random)
+                if Self.dcDecode(data, width: 26, height: 15) == nil { declined += 1 }
+            }
+        }
+        #expect(declined > 0)
+        let truncated = try JPEGCodec.encode(Self.picture, quality: 75, progressive: false).dropLast(40)
+        #expect(Self.dcDecode(Data(truncated), width: 26, height: 15) == nil)
+        #expect(throws: ImageDecodingError.truncated) {
+            try ImageDecoder().decode(Data(truncated), minimumSize: PixelSize(width: 20, height: 10))
+        }
+    }
+}
