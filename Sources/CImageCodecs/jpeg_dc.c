@@ -183,9 +183,26 @@ static int build_table(huffman_table *table, const uint8_t counts[16], const uin
     return 1;
 }
 
-// Tops the reader up to more than 56 bits. A marker or the end of the data is not consumed:
-// zeros stand in for it, counted in `pad`.
-static void fill(bit_reader *reader) {
+// Tops the reader up to more than 56 bits a byte at a time. A marker or the end of the data is
+// not consumed: zeros stand in for it, counted in `pad`.
+static void fill_bytewise(bit_reader *reader) {
+    while (reader->n <= 56) {
+        unsigned byte = 0;
+        if (reader->p < reader->end && reader->p[0] != 0xFF) {
+            byte = *reader->p++;
+        } else if (reader->end - reader->p >= 2 && reader->p[1] == 0x00) {
+            byte = 0xFF;
+            reader->p += 2;
+        } else {
+            reader->pad += 8;
+        }
+        reader->acc |= (uint64_t)byte << (56 - reader->n);
+        reader->n += 8;
+    }
+}
+
+// Tops the reader up to more than 56 bits.
+static inline void fill(bit_reader *reader) {
     if (reader->end - reader->p >= 8) {
         // As many whole bytes as fit, at once, when none of them is 0xFF (a stuffed byte or a
         // marker): a zero byte in the complement is one of those.
@@ -203,19 +220,7 @@ static void fill(bit_reader *reader) {
             return;
         }
     }
-    while (reader->n <= 56) {
-        unsigned byte = 0;
-        if (reader->p < reader->end && reader->p[0] != 0xFF) {
-            byte = *reader->p++;
-        } else if (reader->end - reader->p >= 2 && reader->p[1] == 0x00) {
-            byte = 0xFF;
-            reader->p += 2;
-        } else {
-            reader->pad += 8;
-        }
-        reader->acc |= (uint64_t)byte << (56 - reader->n);
-        reader->n += 8;
-    }
+    fill_bytewise(reader);
 }
 
 static inline void consume(bit_reader *reader, int bits) {
@@ -278,7 +283,8 @@ static int decode_block(bit_reader *reader, component *c, const huffman_table *d
     uint64_t acc = reader->acc;
     int n = reader->n;
     for (int k = 1; k < 64;) {
-        if (n < 32) {
+        // The table needs LOOKAHEAD bits; topping up only then takes more bytes each time.
+        if (n < LOOKAHEAD) {
             reader->acc = acc;
             reader->n = n;
             fill(reader);
@@ -302,6 +308,9 @@ static int decode_block(bit_reader *reader, component *c, const huffman_table *d
         }
         reader->acc = acc;
         reader->n = n;
+        if (reader->n < 32) {
+            fill(reader);
+        }
         int symbol = decode_symbol(reader, ac);
         if (symbol < 0) {
             return 0;
@@ -519,6 +528,12 @@ static int read_dht(frame *f, const uint8_t *p, int length) {
         if (count > 256 || 17 + count > length) {
             return 0;
         }
+        // A DC symbol is a magnitude: libjpeg refuses tables with one over 15.
+        for (int i = 0; i < count && !class; i++) {
+            if (p[17 + i] > 15) {
+                return 0;
+            }
+        }
         huffman_table *table = class ? &f->ac[id] : &f->dc[id];
         if (!build_table(table, p + 1, p + 17, count, class)) {
             return 0;
@@ -567,6 +582,11 @@ static int read_sof(frame *f, const uint8_t *p, int length) {
         c->quant = p[8 + 3 * i];
         if (c->h < 1 || c->h > 4 || c->v < 1 || c->v > 4 || c->quant > 3) {
             return 0;
+        }
+        for (int j = 0; j < i; j++) {
+            if (f->components[j].id == c->id) {
+                return 0;
+            }
         }
         f->h_max = c->h > f->h_max ? c->h : f->h_max;
         f->v_max = c->v > f->v_max ? c->v : f->v_max;

@@ -103,6 +103,24 @@ struct DCDecodeTests {
         #expect(quarter.width == 51 && quarter.height == 30)
     }
 
+    @Test func whatLibjpegRefusesIsRefusedAtEveryScale() throws {
+        // A DC table whose last symbol claims a magnitude of 16 bits: libjpeg refuses the table.
+        var data = try JPEGCodec.encode(Self.picture, quality: 80, progressive: false)
+        let bytes = [UInt8](data)
+        let table = try #require(
+            bytes.indices.dropLast(5).first {
+                bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC4 && bytes[$0 + 4] >> 4 == 0
+            }
+        )
+        let counts = bytes[(table + 5)..<(table + 21)].reduce(0) { $0 + Int($1) }
+        data[table + 20 + counts] = 16
+        #expect(Self.dcDecode(data, width: 26, height: 15) == nil)
+        #expect(throws: ImageDecodingError.self) { try ImageDecoder().decode(data, minimumSize: nil) }
+        #expect(throws: ImageDecodingError.self) {
+            try ImageDecoder().decode(data, minimumSize: PixelSize(width: 20, height: 10))
+        }
+    }
+
     @Test func damagedDataIsDeclinedOrDecodedNeverOverrun() throws {
         // Every mutation either decodes to the 1/8 size or is left to libjpeg; none reads or
         // writes out of bounds (the address sanitizer checks the same loop).
