@@ -69,6 +69,45 @@ private func configuration(
     )
 }
 
+/// Loads `/img/0.jpg` to `/img/999.jpg` all at once, under a query no earlier round used, and
+/// sums what `load` returns for each.
+private func coldLoads(
+    _ benchmark: Benchmark,
+    _ load: @escaping @Sendable (URL) async throws -> Int
+) async throws -> Int {
+    let base = await imageServer.start()
+    let round = UUID().uuidString
+    benchmark.startMeasurement()
+    defer { benchmark.stopMeasurement() }
+    return try await withThrowingTaskGroup(of: Int.self) { group in
+        for index in 0..<1_000 {
+            group.addTask {
+                try await load(
+                    base.appending(path: "img/\(index).jpg").appending(queryItems: [
+                        .init(name: "r", value: round)
+                    ])
+                )
+            }
+        }
+        return try await group.reduce(0, +)
+    }
+}
+
+/// Fetches `/img/0.jpg` to `/img/999.jpg` one after another with `URLSession`, and sums what
+/// `use` returns for each body.
+private func sequentialLoads(_ benchmark: Benchmark, _ use: (Data) throws -> Int) async throws -> Int {
+    let base = await imageServer.start()
+    let session = URLSession(configuration: .ephemeral)
+    benchmark.startMeasurement()
+    defer { benchmark.stopMeasurement() }
+    var total = 0
+    for index in 0..<1_000 {
+        let (data, _) = try await session.data(from: base.appending(path: "img/\(index).jpg"))
+        total += try use(data)
+    }
+    return total
+}
+
 let benchmarks: @Sendable () -> Void = {
     let transport = AsyncHTTPClientTransport(configuration: AsyncHTTPClientTransport.defaultConfiguration)
     let thumbnail = ImageProcessors.Resize(maximumPixelSize: 256)
@@ -97,38 +136,42 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: 1,000 cold loads
 
+    // The whole load, then each half of it on its own: the download alone, and the decoding
+    // alone (which no schedule can spread over more cores than the machine has).
+    let coldPipeline = ImagePipeline(
+        configuration: .init(dataLoader: DataLoader(transport: transport), imageCache: nil)
+    )
     Benchmark("ColdLoads1000/ImagePipeline", configuration: configuration()) { benchmark in
-        let base = await imageServer.start()
-        let pipeline = ImagePipeline(
-            configuration: .init(dataLoader: DataLoader(transport: transport), imageCache: nil)
-        )
-        let round = UUID().uuidString
-        benchmark.startMeasurement()
-        let pixels = try await withThrowingTaskGroup(of: Int.self) { group in
-            for index in 0..<1_000 {
-                group.addTask {
-                    let url = base.appending(path: "img/\(index).jpg").appending(queryItems: [
-                        .init(name: "r", value: round)
-                    ])
-                    return try await pipeline.image(for: url).width
-                }
-            }
-            return try await group.reduce(0, +)
-        }
-        benchmark.stopMeasurement()
+        let pixels = try await coldLoads(benchmark) { try await coldPipeline.image(for: $0).width }
         precondition(pixels == 480_000, "every image decoded")
     }
     Benchmark("ColdLoads1000/URLSession sequential fetch+decode", configuration: configuration()) {
         benchmark in
-        let base = await imageServer.start()
-        let session = URLSession(configuration: .ephemeral)
-        benchmark.startMeasurement()
+        let pixels = try await sequentialLoads(benchmark) {
+            try ImageDecoder().decode($0, minimumSize: nil).width
+        }
+        precondition(pixels == 480_000, "every image decoded")
+    }
+    Benchmark("ColdLoads1000 download only/ImagePipeline.data(for:)", configuration: configuration()) {
+        benchmark in
+        let bytes = try await coldLoads(benchmark) {
+            try await coldPipeline.data(for: ImageRequest(url: $0)).count
+        }
+        precondition(bytes == smallJPEGs.reduce(0) { $0 + $1.count } * 10, "every image fetched")
+    }
+    Benchmark(
+        "ColdLoads1000 download only/URLSession sequential fetch",
+        configuration: configuration()
+    ) { benchmark in
+        let bytes = try await sequentialLoads(benchmark) { $0.count }
+        precondition(bytes == smallJPEGs.reduce(0) { $0 + $1.count } * 10, "every image fetched")
+    }
+    Benchmark("ColdLoads1000 decode only/ImageDecoder on one thread", configuration: configuration()) {
+        benchmark in
         var pixels = 0
         for index in 0..<1_000 {
-            let (data, _) = try await session.data(from: base.appending(path: "img/\(index).jpg"))
-            pixels += try ImageDecoder().decode(data, minimumSize: nil).width
+            pixels += try ImageDecoder().decode(smallJPEGs[index % 100], minimumSize: nil).width
         }
-        benchmark.stopMeasurement()
         precondition(pixels == 480_000, "every image decoded")
     }
 

@@ -31,7 +31,9 @@ public protocol ImageDecoding: Sendable {
 /// The header is read first and an image over ``pixelLimit`` is refused before anything is
 /// allocated for it. A JPEG asked for with a `minimumSize` is decoded with libjpeg-turbo's DCT
 /// scaling, at the smallest of the scales 1/8, 2/8 … 8/8 that is still large enough, which
-/// makes thumbnails of large photos several times cheaper than a full decode.
+/// makes thumbnails of large photos several times cheaper than a full decode. At 1/8 a baseline
+/// JPEG is read from its DC coefficients alone (and the few that 4:2:0 chroma needs), passing
+/// over the rest unstored.
 ///
 /// ```swift
 /// let decoder = ImageDecoder()
