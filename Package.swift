@@ -69,7 +69,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .target(name: "TributaryHTTPTesting", dependencies: ["TributaryHTTP"]),
+        .target(name: "TributaryHTTPTesting", dependencies: ["Tributary", "TributaryHTTP"]),
         .target(
             name: "TributaryStreams",
             dependencies: [
@@ -112,6 +112,7 @@ let package = Package(
             name: "NewsSandbox",
             dependencies: [
                 "NewsAPI",
+                "Tributary",
                 "TributaryHTTP",
                 "TributaryImages",
                 .product(name: "HTTPTypes", package: "swift-http-types"),

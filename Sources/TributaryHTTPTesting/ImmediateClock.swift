@@ -1,4 +1,4 @@
-import Synchronization
+import Tributary
 
 /// A clock whose sleeps return at once, move its time forward and are recorded, so that
 /// tests of retries neither wait nor guess.
@@ -33,7 +33,7 @@ public final class ImmediateClock: Clock, Sendable {
         var sleeps: [Duration] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     /// Creates a clock at time zero.
     public init() {}

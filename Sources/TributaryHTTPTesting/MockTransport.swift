@@ -1,6 +1,6 @@
 public import Foundation
 public import HTTPTypes
-import Synchronization
+import Tributary
 public import TributaryHTTP
 
 /// A transport that answers from the test and records every request it is sent.
@@ -24,19 +24,19 @@ public final class MockTransport: HTTPTransporting {
         var queued: [Result<TransportResponse, TransportFailure>]
     }
 
-    private let state: Mutex<State>
+    private let state: Protected<State>
     private let responder: Responder?
 
     /// Answers every request with `responder`.
     public init(_ responder: @escaping Responder) {
-        state = Mutex(State(queued: []))
+        state = Protected(State(queued: []))
         self.responder = responder
     }
 
     /// Answers requests with `responses`, in order, one each; a request beyond the last fails
     /// with a connection error.
     public init(responses: [Result<TransportResponse, TransportFailure>]) {
-        state = Mutex(State(queued: responses))
+        state = Protected(State(queued: responses))
         responder = nil
     }
 

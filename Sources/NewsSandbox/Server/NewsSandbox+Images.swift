@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Tributary
 import TributaryImages
 
 extension NewsSandbox {
@@ -38,7 +38,7 @@ final class SandboxImageFiles: Sendable {
         var total = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
     private let limit: Int
 
     init(limit: Int = 256 << 20) {

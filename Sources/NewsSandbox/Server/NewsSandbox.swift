@@ -1,6 +1,6 @@
 import Foundation
 import NewsAPI
-import Synchronization
+import Tributary
 
 /// A local server that speaks the NewsAPI.org v2 protocol over a generated ``Dataset``, so that
 /// news readers, tests and benchmarks run with no network and no key.
@@ -32,7 +32,7 @@ public final class NewsSandbox: Sendable {
         var usage: [String: (start: Date, count: Int)] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: Protected<State>
     /// Images generated so far.
     let imageFiles = SandboxImageFiles()
 
@@ -40,7 +40,7 @@ public final class NewsSandbox: Sendable {
     public init(configuration: Configuration = Configuration(), dataset: Dataset? = nil) {
         self.configuration = configuration
         self.dataset = dataset ?? Dataset(seed: configuration.seed)
-        state = Mutex(State(random: SeededGenerator(seed: configuration.seed ^ 0x5EED)))
+        state = Protected(State(random: SeededGenerator(seed: configuration.seed ^ 0x5EED)))
     }
 
     /// Answers one request.
