@@ -24,7 +24,13 @@ public final class URLSessionTransport: HTTPTransporting {
     ///   every exchange reaches the server.
     public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration) {
         delegate = SessionDelegate()
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        // Callbacks run one at a time, in order, on a dispatch queue of the delegate's: an
+        // operation queue without one costs far more per callback on Linux, and a transfer
+        // calls back for every chunk it receives.
+        let callbacks = OperationQueue()
+        callbacks.maxConcurrentOperationCount = 1
+        callbacks.underlyingQueue = delegate.queue
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: callbacks)
     }
 
     deinit {
@@ -103,6 +109,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
 
     private let lock = NSLock()
     private var exchanges: [Int: Exchange] = [:]
+    /// Where the session's callbacks run. The operation queue does not retain it; the session
+    /// keeps its delegate, and with it this queue, until it is invalidated.
+    let queue = DispatchQueue(label: "URLSessionTransport")
 
     func track(
         _ task: URLSessionTask,
