@@ -24,9 +24,10 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
     /// Whether this transport shuts the client down.
     public let ownsClient: Bool
 
-    /// A client configuration that follows up to ten redirects, without cycles, gives up on a
-    /// connection that sends nothing for 30 seconds, and reports a failed connection at once: ``APIClient``'s retry policy decides whether to try again,
-    /// with its own backoff and budget, instead of the pool retrying until its connect timeout.
+    /// A client configuration that follows up to ten redirects, without cycles, and reports a
+    /// failed connection at once: ``APIClient``'s retry policy decides whether to try again, with
+    /// its own backoff and budget, instead of the pool retrying until its connect timeout. Each
+    /// exchange is bounded by its request's timeout, however slowly the server answers.
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: 10, allowCycles: false)
@@ -100,31 +101,58 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
         }
         let limit = request.maximumResponseBodySize
         let deadline = NIODeadline.now() + Self.timeAmount(request.timeout)
+        let bodyDeadline = ContinuousClock.now + request.timeout
         do {
-            // The deadline bounds the wait for the response head; the body is checked against
-            // it as each part arrives, and a body that stalls altogether meets the client's
-            // read timeout.
+            // The deadline bounds the whole exchange: the client holds the wait for the response
+            // head to it, and a timer the reading of the body, however slowly it arrives.
             let response = try await client.execute(outgoing, deadline: deadline)
             let announced = response.headers.first(name: "content-length").flatMap(Int.init)
             if let announced, announced > limit {
                 throw TransportFailure.responseBodyTooLarge(limit: limit)
             }
-            var body = ByteBuffer()
-            for try await var part in response.body {
-                guard body.readableBytes + part.readableBytes <= limit else {
-                    throw TransportFailure.responseBodyTooLarge(limit: limit)
-                }
-                body.writeBuffer(&part)
-                request.progress?(body.readableBytes, announced)
-                if NIODeadline.now() > deadline {
-                    throw TransportFailure.timedOut
-                }
-            }
-            return TransportResponse(head: Self.head(of: response), body: Data(body.readableBytesView))
+            let body = try await Self.collect(
+                response.body,
+                limit: limit,
+                announced: announced,
+                progress: request.progress,
+                deadline: bodyDeadline
+            )
+            return TransportResponse(head: Self.head(of: response), body: body)
         } catch let failure as TransportFailure {
             throw failure
         } catch {
             throw Self.failure(for: error)
+        }
+    }
+
+    /// Reads a response body up to `limit` bytes, or fails with `timedOut` at `deadline`,
+    /// cancelling the read (and with it the request).
+    private static func collect(
+        _ parts: HTTPClientResponse.Body,
+        limit: Int,
+        announced: Int?,
+        progress: (@Sendable (Int, Int?) -> Void)?,
+        deadline: ContinuousClock.Instant
+    ) async throws -> Data {
+        try await withThrowingTaskGroup(of: Data?.self) { group in
+            group.addTask {
+                var body = ByteBuffer()
+                for try await var part in parts {
+                    guard body.readableBytes + part.readableBytes <= limit else {
+                        throw TransportFailure.responseBodyTooLarge(limit: limit)
+                    }
+                    body.writeBuffer(&part)
+                    progress?(body.readableBytes, announced)
+                }
+                return Data(body.readableBytesView)
+            }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard case let body?? = try await group.next() else { throw TransportFailure.timedOut }
+            return body
         }
     }
 

@@ -204,13 +204,15 @@ struct LoopbackTests {
         }
     }
 
-    @Test(arguments: transports)
-    func timesOutABodyThatTricklesPastTheDeadline(kind: TransportKind) async throws {
+    /// A body that trickles in, and one that stalls after its first byte, both end at the
+    /// deadline, not when the server is done.
+    @Test(arguments: transports, ["trickle", "stall"])
+    func timesOutABodyThatRunsPastTheDeadline(kind: TransportKind, path: String) async throws {
         try await TestServer.run { url, _ in
             try await kind.with { transport in
                 let client = makeClient(url, transport, retryPolicy: .never, timeout: .milliseconds(500))
                 let started = ContinuousClock.now
-                let error = await apiError { try await client.send(Request<[Int]>("trickle")) }
+                let error = await apiError { try await client.send(Request<[Int]>(.path(path))) }
                 #expect(error?.kind.name == "timedOut")
                 #expect(ContinuousClock.now - started < .seconds(2))
             }

@@ -60,6 +60,21 @@ struct TestServer {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
+    /// A JSON body that `write` produces piece by piece. When the client hangs up part way, the
+    /// writer is finished all the same.
+    private static func streamedJSON(
+        _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
+    ) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody { writer in
+                try? await write(&writer)
+                try? await writer.finish(nil)
+            }
+        )
+    }
+
     private static func newsError(_ code: String, _ message: String, status: HTTPResponse.Status) -> Response
     {
         json(#"{"status":"error","code":"\#(code)","message":"\#(message)"}"#, status: status)
@@ -184,23 +199,23 @@ struct TestServer {
                 }
             )
         }
+        router.get("stall") { _, _ in
+            // The head and one byte, then nothing for longer than any client waits.
+            streamedJSON { writer in
+                try await writer.write(ByteBuffer(string: "["))
+                try await Task.sleep(for: .seconds(3))
+                try await writer.write(ByteBuffer(string: "]"))
+            }
+        }
         router.get("trickle") { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "application/json"],
-                body: ResponseBody { writer in
-                    // The client hangs up part way: the writer is finished all the same.
-                    try? await {
-                        try await writer.write(ByteBuffer(string: "["))
-                        for index in 0..<30 {
-                            try await Task.sleep(for: .milliseconds(100))
-                            try await writer.write(ByteBuffer(string: index == 0 ? "0" : ",\(index)"))
-                        }
-                        try await writer.write(ByteBuffer(string: "]"))
-                    }()
-                    try? await writer.finish(nil)
+            streamedJSON { writer in
+                try await writer.write(ByteBuffer(string: "["))
+                for index in 0..<30 {
+                    try await Task.sleep(for: .milliseconds(100))
+                    try await writer.write(ByteBuffer(string: index == 0 ? "0" : ",\(index)"))
                 }
-            )
+                try await writer.write(ByteBuffer(string: "]"))
+            }
         }
         router.get("hang") { request, _ in
             _ = log.hit(key(request))
