@@ -63,6 +63,7 @@ let package = Package(
         .target(
             name: "TributaryAsyncHTTPClient",
             dependencies: [
+                "Tributary",
                 "TributaryHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

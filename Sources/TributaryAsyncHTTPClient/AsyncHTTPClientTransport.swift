@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import Tributary
 public import TributaryHTTP
 
 /// Carries exchanges over AsyncHTTPClient: the server-side and Linux default.
@@ -127,6 +128,10 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
 
     /// Reads a response body up to `limit` bytes, or fails with `timedOut` at `deadline`,
     /// cancelling the read (and with it the request).
+    ///
+    /// The caller is answered at the deadline even when the client is slow to notice the
+    /// cancellation: the read runs in a task of its own, and whichever of it and the timer
+    /// finishes first resumes the caller.
     private static func collect(
         _ parts: HTTPClientResponse.Body,
         limit: Int,
@@ -134,8 +139,10 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
         progress: (@Sendable (Int, Int?) -> Void)?,
         deadline: ContinuousClock.Instant
     ) async throws -> Data {
-        try await withThrowingTaskGroup(of: Data?.self) { group in
-            group.addTask {
+        let outcome = Outcome()
+        let finish: @Sendable (Result<Data, any Error>) -> Void = { outcome.finish($0) }
+        let reader = Task {
+            do {
                 var body = ByteBuffer()
                 for try await var part in parts {
                     guard body.readableBytes + part.readableBytes <= limit else {
@@ -144,15 +151,22 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
                     body.writeBuffer(&part)
                     progress?(body.readableBytes, announced)
                 }
-                return Data(body.readableBytesView)
+                finish(.success(Data(body.readableBytesView)))
+            } catch {
+                finish(.failure(error))
             }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard case let body?? = try await group.next() else { throw TransportFailure.timedOut }
-            return body
+        }
+        let timer = Task {
+            try await Task.sleep(until: deadline, clock: .continuous)
+            finish(.failure(TransportFailure.timedOut))
+            reader.cancel()
+        }
+        defer { timer.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { outcome.wait($0) }
+        } onCancel: {
+            finish(.failure(CancellationError()))
+            reader.cancel()
         }
     }
 
@@ -188,5 +202,46 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
             }
         }
         return .connection(error)
+    }
+}
+
+/// The first result of a race, handed to whoever waits for it, whether the result or the waiter
+/// comes first.
+private final class Outcome: Sendable {
+    private enum State {
+        case open
+        case waiting(CheckedContinuation<Data, any Error>)
+        case decided(Result<Data, any Error>)
+        case delivered
+    }
+
+    private let state = Protected(State.open)
+
+    func finish(_ result: Result<Data, any Error>) {
+        let waiter: CheckedContinuation<Data, any Error>? = state.withLock { state in
+            switch state {
+            case .open:
+                state = .decided(result)
+                return nil
+            case .waiting(let continuation):
+                state = .delivered
+                return continuation
+            case .decided, .delivered:
+                return nil
+            }
+        }
+        waiter?.resume(with: result)
+    }
+
+    func wait(_ continuation: CheckedContinuation<Data, any Error>) {
+        let decided: Result<Data, any Error>? = state.withLock { state in
+            guard case .decided(let result) = state else {
+                state = .waiting(continuation)
+                return nil
+            }
+            state = .delivered
+            return result
+        }
+        if let decided { continuation.resume(with: decided) }
     }
 }
