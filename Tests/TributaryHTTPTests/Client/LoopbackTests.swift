@@ -205,7 +205,8 @@ struct LoopbackTests {
     }
 
     /// A body that trickles in, and one that stalls after its first byte, both end at the
-    /// deadline, not when the server is done.
+    /// deadline, not when the server is done (8 s later); the bound leaves room for a machine
+    /// loaded by the sanitizer.
     @Test(arguments: transports, ["trickle", "stall"])
     func timesOutABodyThatRunsPastTheDeadline(kind: TransportKind, path: String) async throws {
         try await TestServer.run { url, _ in
@@ -214,7 +215,7 @@ struct LoopbackTests {
                 let started = ContinuousClock.now
                 let error = await apiError { try await client.send(Request<[Int]>(.path(path))) }
                 #expect(error?.kind.name == "timedOut")
-                #expect(ContinuousClock.now - started < .seconds(2))
+                #expect(ContinuousClock.now - started < .seconds(5))
             }
         }
     }

@@ -203,14 +203,14 @@ struct TestServer {
             // The head and one byte, then nothing for longer than any client waits.
             streamedJSON { writer in
                 try await writer.write(ByteBuffer(string: "["))
-                try await Task.sleep(for: .seconds(3))
+                try await Task.sleep(for: .seconds(8))
                 try await writer.write(ByteBuffer(string: "]"))
             }
         }
         router.get("trickle") { _, _ in
             streamedJSON { writer in
                 try await writer.write(ByteBuffer(string: "["))
-                for index in 0..<30 {
+                for index in 0..<80 {
                     try await Task.sleep(for: .milliseconds(100))
                     try await writer.write(ByteBuffer(string: index == 0 ? "0" : ",\(index)"))
                 }
