@@ -199,12 +199,14 @@ struct TestServer {
                 }
             )
         }
+        // Two bodies that take 8 s: each logs "<path> done" once it is all written.
         router.get("stall") { _, _ in
             // The head and one byte, then nothing for longer than any client waits.
             streamedJSON { writer in
                 try await writer.write(ByteBuffer(string: "["))
                 try await Task.sleep(for: .seconds(8))
                 try await writer.write(ByteBuffer(string: "]"))
+                _ = log.hit("stall done")
             }
         }
         router.get("trickle") { _, _ in
@@ -215,6 +217,7 @@ struct TestServer {
                     try await writer.write(ByteBuffer(string: index == 0 ? "0" : ",\(index)"))
                 }
                 try await writer.write(ByteBuffer(string: "]"))
+                _ = log.hit("trickle done")
             }
         }
         router.get("hang") { request, _ in
