@@ -102,7 +102,6 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
         }
         let limit = request.maximumResponseBodySize
         let deadline = NIODeadline.now() + Self.timeAmount(request.timeout)
-        let bodyDeadline = ContinuousClock.now + request.timeout
         do {
             // The deadline bounds the whole exchange: the client holds the wait for the response
             // head to it, and a timer the reading of the body, however slowly it arrives.
@@ -116,7 +115,8 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
                 limit: limit,
                 announced: announced,
                 progress: request.progress,
-                deadline: bodyDeadline
+                deadline: deadline,
+                timerLoop: client.eventLoopGroup.any()
             )
             return TransportResponse(head: Self.head(of: response), body: body)
         } catch let failure as TransportFailure {
@@ -131,13 +131,15 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
     ///
     /// The caller is answered at the deadline even when the client is slow to notice the
     /// cancellation: the read runs in a task of its own, and whichever of it and the timer
-    /// finishes first resumes the caller.
+    /// finishes first resumes the caller. The timer is a task scheduled on `timerLoop`, which
+    /// costs far less than a sleeping task.
     private static func collect(
         _ parts: HTTPClientResponse.Body,
         limit: Int,
         announced: Int?,
         progress: (@Sendable (Int, Int?) -> Void)?,
-        deadline: ContinuousClock.Instant
+        deadline: NIODeadline,
+        timerLoop: any EventLoop
     ) async throws -> Data {
         let outcome = Outcome()
         let finish: @Sendable (Result<Data, any Error>) -> Void = { outcome.finish($0) }
@@ -156,8 +158,7 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
                 finish(.failure(error))
             }
         }
-        let timer = Task {
-            try await Task.sleep(until: deadline, clock: .continuous)
+        let timer = timerLoop.scheduleTask(deadline: deadline) {
             finish(.failure(TransportFailure.timedOut))
             reader.cancel()
         }
