@@ -119,15 +119,22 @@ static void tic_cmyk_to_rgba(const JSAMPLE *cmyk, uint8_t *rgba, int width, int 
 
 int tic_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_num, uint8_t *pixels, int width,
                          int height, int max_scans, tic_error *error) {
+    // At 1/8 scale a JPEG needs only its DC coefficients, which a decoder of its own reads
+    // without storing the rest; anything it does not take on is libjpeg's.
+    if (scale_num == 1 && tic_jpeg_decode_dc_rgba(data, size, pixels, width, height, max_scans)) {
+        error->status = TIC_OK;
+        error->message[0] = '\0';
+        return 1;
+    }
+    return tic_jpeg_decode_libjpeg_rgba(data, size, scale_num, pixels, width, height, max_scans, error);
+}
+
+int tic_jpeg_decode_libjpeg_rgba(const uint8_t *data, size_t size, int scale_num, uint8_t *pixels, int width,
+                                 int height, int max_scans, tic_error *error) {
     struct jpeg_decompress_struct info;
     tic_jpeg_errors errors;
     tic_jpeg_progress progress;
     tic_jpeg_install_errors(&info, &errors, error);
-    // At 1/8 scale a baseline JPEG needs only its DC coefficients, which a decoder of its own
-    // reads without storing the rest; anything it does not take on is libjpeg's.
-    if (scale_num == 1 && tic_jpeg_decode_dc_rgba(data, size, pixels, width, height)) {
-        return 1;
-    }
     if (setjmp(errors.jump)) {
         jpeg_destroy_decompress(&info);
         return 0;

@@ -1,14 +1,19 @@
-// A baseline JPEG at 1/8 scale: one output pixel per 8x8 luma block, the block's mean, which is
-// its DC coefficient. Chroma subsampled 2x2 gives each chroma block four output pixels, the
-// means of its quadrants, which depend on a few low-frequency coefficients; chroma subsampled in
-// one direction only is repeated along it, as libjpeg does without fancy upsampling. Every
-// other AC coefficient is passed over without being stored or transformed, which is most of
-// what decoding a photo costs.
+// A JPEG at 1/8 scale: one output pixel per 8x8 luma block, the block's mean, which is its DC
+// coefficient. In a baseline JPEG, chroma subsampled 2x2 gives each chroma block four output
+// pixels, the means of its quadrants, which depend on a few low-frequency coefficients; chroma
+// subsampled in one direction only is repeated along it, as libjpeg does without fancy
+// upsampling. Every other AC coefficient is passed over without being stored or transformed,
+// which is most of what decoding a photo costs.
 //
-// It takes on one interleaved scan of 8-bit Huffman-coded grey or YCbCr with integral sampling
-// factors and any restart interval. Every read is bounds-checked against the input, and any
-// doubt ends in "not handled" (0), so that libjpeg decides what happens to unusual or damaged
-// data exactly as it would otherwise.
+// A progressive JPEG sends its coefficients in scans, each a band of them for one component or
+// DC for several, first and then refining bit by bit. Its DC scans are decoded, and the AC
+// scans of chroma subsampled 2x2 (whose quadrant means need them) into stored coefficients;
+// every other AC scan is skipped from marker to marker without being read.
+//
+// It takes on 8-bit Huffman-coded grey or YCbCr with integral sampling factors and any restart
+// interval. Every read is bounds-checked against the input, and any doubt ends in "not
+// handled" (0), so that libjpeg decides what happens to unusual or damaged data exactly as it
+// would otherwise.
 #include "ImageCodecs.h"
 
 #include <math.h>
@@ -49,8 +54,15 @@ typedef struct {
     int scale;
     // The component's samples, `blocks_wide * scale` per row.
     uint8_t *samples;
+    // Blocks the frame's MCUs cover, partial MCUs included.
     int blocks_wide, blocks_high;
     int64_t predictor;
+    // Progressive only: each block's coefficients as the scans so far have them, in zigzag
+    // order (the DC coefficient alone at scale 1, all 64 at scale 2), and the point transform of
+    // the latest DC scan (-1 before the first).
+    int16_t *coefficients;
+    int coefficients_per_block;
+    int dc_shift;
 } component;
 
 typedef struct {
@@ -73,12 +85,22 @@ typedef struct {
     // right, bottom left, bottom right) per unit of dequantized value; zero for most.
     float quadrant_weights[64][4];
     int restart_interval;
+    int progressive;
     int width, height;
     int component_count;
     component components[MAX_COMPONENTS];
-    // Frame component indices in the scan's order.
-    int scan_order[MAX_COMPONENTS];
     int h_max, v_max;
+    int mcus_wide, mcus_high;
+    // The current scan: its components (frame indices, in its order), spectral selection and
+    // successive approximation.
+    int scan_count;
+    int scan_order[MAX_COMPONENTS];
+    int ss, se, ah, al;
+    // Blocks left in the current run of end-of-bands, in a progressive AC scan.
+    int eobrun;
+    // Scans so far, and how many a file may have before libjpeg refuses it.
+    int scans;
+    int max_scans;
 } frame;
 
 static int read16(const uint8_t *p) { return (p[0] << 8) | p[1]; }
@@ -273,6 +295,20 @@ static int decode_dc(bit_reader *reader, component *c, const huffman_table *dc, 
     return 1;
 }
 
+// The next AC symbol, split into its run of zeros and its magnitude size; 0 on a bad code.
+static inline int next_ac_symbol(bit_reader *reader, const huffman_table *ac, int *run, int *size) {
+    if (reader->n < 32) {
+        fill(reader);
+    }
+    int symbol = decode_symbol(reader, ac);
+    if (symbol < 0) {
+        return 0;
+    }
+    *run = symbol >> 4;
+    *size = symbol & 15;
+    return 1;
+}
+
 // Decodes one block's DC coefficient and passes over its AC coefficients. 0 on a bad code.
 static int decode_block(bit_reader *reader, component *c, const huffman_table *dc, const huffman_table *ac,
                         int *dc_value) {
@@ -308,15 +344,10 @@ static int decode_block(bit_reader *reader, component *c, const huffman_table *d
         }
         reader->acc = acc;
         reader->n = n;
-        if (reader->n < 32) {
-            fill(reader);
-        }
-        int symbol = decode_symbol(reader, ac);
-        if (symbol < 0) {
+        int run, size;
+        if (!next_ac_symbol(reader, ac, &run, &size)) {
             return 0;
         }
-        int run = symbol >> 4;
-        int size = symbol & 15;
         if (size) {
             consume(reader, size);
             k += run + 1;
@@ -347,15 +378,10 @@ static int decode_quadrants(bit_reader *reader, component *c, const huffman_tabl
         means[quadrant] = value * weights[0][quadrant];
     }
     for (int k = 1; k < 64;) {
-        if (reader->n < 32) {
-            fill(reader);
-        }
-        int symbol = decode_symbol(reader, ac);
-        if (symbol < 0) {
+        int run, size;
+        if (!next_ac_symbol(reader, ac, &run, &size)) {
             return 0;
         }
-        int run = symbol >> 4;
-        int size = symbol & 15;
         if (!size) {
             if (run != 15) {
                 break;
@@ -405,27 +431,41 @@ static uint8_t mean_sample(float mean) {
     return level <= 0 ? 0 : level >= 255 ? 255 : (uint8_t)lrintf(level);
 }
 
-static int decode_scan(frame *f, bit_reader *reader) {
-    int mcus_wide, mcus_high;
+// Lays out the frame's MCUs and allocates each component's samples (and, for a progressive
+// frame, its DC coefficients). 0 when out of memory.
+static int allocate_components(frame *f) {
     if (f->component_count == 1) {
-        mcus_wide = (f->width + 7) / 8;
-        mcus_high = (f->height + 7) / 8;
+        f->mcus_wide = (f->width + 7) / 8;
+        f->mcus_high = (f->height + 7) / 8;
     } else {
-        mcus_wide = (f->width + 8 * f->h_max - 1) / (8 * f->h_max);
-        mcus_high = (f->height + 8 * f->v_max - 1) / (8 * f->v_max);
+        f->mcus_wide = (f->width + 8 * f->h_max - 1) / (8 * f->h_max);
+        f->mcus_high = (f->height + 8 * f->v_max - 1) / (8 * f->v_max);
     }
     for (int i = 0; i < f->component_count; i++) {
         component *c = &f->components[i];
         int h = f->component_count == 1 ? 1 : c->h;
         int v = f->component_count == 1 ? 1 : c->v;
-        c->blocks_wide = mcus_wide * h;
-        c->blocks_high = mcus_high * v;
-        c->samples = malloc((size_t)c->blocks_wide * (size_t)c->blocks_high * (size_t)(c->scale * c->scale));
+        c->blocks_wide = f->mcus_wide * h;
+        c->blocks_high = f->mcus_high * v;
+        size_t blocks = (size_t)c->blocks_wide * (size_t)c->blocks_high;
+        c->samples = malloc(blocks * (size_t)(c->scale * c->scale));
         if (c->samples == NULL) {
             return 0;
         }
+        if (f->progressive) {
+            c->coefficients_per_block = c->scale == 2 ? 64 : 1;
+            c->coefficients = calloc(blocks * (size_t)c->coefficients_per_block, sizeof(int16_t));
+            if (c->coefficients == NULL) {
+                return 0;
+            }
+        }
     }
-    long total = (long)mcus_wide * mcus_high;
+    return 1;
+}
+
+static int decode_scan(frame *f, bit_reader *reader) {
+    int mcus_wide = f->mcus_wide;
+    long total = (long)mcus_wide * f->mcus_high;
     int restarts = 0;
     for (long mcu = 0; mcu < total; mcu++) {
         int mcu_x = (int)(mcu % mcus_wide);
@@ -473,6 +513,240 @@ static int decode_scan(frame *f, bit_reader *reader) {
         }
     }
     return expect_marker(reader, 0xD9);
+}
+
+static inline int read_bit(bit_reader *reader) {
+    if (reader->n < 1) {
+        fill(reader);
+    }
+    int bit = (int)(reader->acc >> 63);
+    consume(reader, 1);
+    return bit;
+}
+
+// `count` (at most 16) bits as an unsigned number.
+static inline int read_bits(bit_reader *reader, int count) {
+    if (!count) {
+        return 0;
+    }
+    if (reader->n < count) {
+        fill(reader);
+    }
+    int bits = (int)(reader->acc >> (64 - count));
+    consume(reader, count);
+    return bits;
+}
+
+static int16_t clamp16(int32_t value) {
+    return (int16_t)(value > 32767 ? 32767 : value < -32768 ? -32768 : value);
+}
+
+// Reads or refines one block's DC coefficient in a progressive DC scan. 0 on a bad code.
+static int decode_progressive_dc(frame *f, bit_reader *reader, component *c, int16_t *block) {
+    if (f->ah == 0) {
+        int dc;
+        if (!decode_dc(reader, c, &f->dc[c->dc_table], &dc)) {
+            return 0;
+        }
+        block[0] = clamp16(dc * (1 << f->al));
+    } else if (read_bit(reader)) {
+        // A refinement: the next lower bit of each coefficient, one bit per block.
+        block[0] = (int16_t)((uint16_t)block[0] | (1u << f->al));
+    }
+    return 1;
+}
+
+// The first pass over a band of a block's AC coefficients: runs of zeros, values and runs of
+// blocks with nothing left in the band. 0 on a bad code.
+static int decode_ac_first(frame *f, bit_reader *reader, const huffman_table *ac, int16_t *block) {
+    if (f->eobrun > 0) {
+        f->eobrun--;
+        return 1;
+    }
+    for (int k = f->ss; k <= f->se; k++) {
+        int run, size;
+        if (!next_ac_symbol(reader, ac, &run, &size)) {
+            return 0;
+        }
+        if (size) {
+            k += run;
+            if (k > f->se) {
+                return 0;
+            }
+            block[k] = clamp16(read_value(reader, size) * (1 << f->al));
+        } else if (run == 15) {
+            k += 15;
+        } else {
+            f->eobrun = (1 << run) - 1 + read_bits(reader, run);
+            break;
+        }
+    }
+    return 1;
+}
+
+// A coefficient that is already nonzero gets its next bit when the data says so.
+static void refine(bit_reader *reader, int16_t *coefficient, int bit) {
+    if (read_bit(reader) && !(*coefficient & bit)) {
+        *coefficient = (int16_t)(*coefficient >= 0 ? *coefficient + bit : *coefficient - bit);
+    }
+}
+
+// A refining pass over a band: a correction bit for each coefficient already nonzero, and new
+// coefficients of plus or minus the bit being added, placed by runs counted over those still
+// zero. 0 on a bad code.
+static int decode_ac_refine(frame *f, bit_reader *reader, const huffman_table *ac, int16_t *block) {
+    int bit = 1 << f->al;
+    int k = f->ss;
+    if (f->eobrun == 0) {
+        for (; k <= f->se; k++) {
+            int run, size;
+            if (!next_ac_symbol(reader, ac, &run, &size) || size > 1) {
+                return 0;
+            }
+            int value = 0;
+            if (size) {
+                value = read_bit(reader) ? bit : -bit;
+            } else if (run != 15) {
+                f->eobrun = (1 << run) + read_bits(reader, run);
+                break;
+            }
+            // Past `run` coefficients still zero, refining the nonzero ones on the way.
+            for (; k <= f->se; k++) {
+                if (block[k]) {
+                    refine(reader, &block[k], bit);
+                } else if (--run < 0) {
+                    break;
+                }
+            }
+            if (value) {
+                if (k > f->se) {
+                    return 0;
+                }
+                block[k] = (int16_t)value;
+            }
+        }
+    }
+    if (f->eobrun > 0) {
+        for (; k <= f->se; k++) {
+            if (block[k]) {
+                refine(reader, &block[k], bit);
+            }
+        }
+        f->eobrun--;
+    }
+    return 1;
+}
+
+// A progressive scan over the components it names: interleaved MCUs for several, each block
+// alone (over the component's own size, not whole MCUs) for one. DC scans are decoded, and AC
+// scans of components whose quadrant means need them; other AC scans are skipped before this.
+static int decode_progressive_scan(frame *f, bit_reader *reader) {
+    int mcus_wide = f->mcus_wide;
+    int mcus_high = f->mcus_high;
+    if (f->scan_count == 1) {
+        const component *c = &f->components[f->scan_order[0]];
+        int samples_wide = (f->width * c->h + f->h_max - 1) / f->h_max;
+        int samples_high = (f->height * c->v + f->v_max - 1) / f->v_max;
+        mcus_wide = (samples_wide + 7) / 8;
+        mcus_high = (samples_high + 7) / 8;
+    }
+    long total = (long)mcus_wide * mcus_high;
+    int restarts = 0;
+    f->eobrun = 0;
+    for (long mcu = 0; mcu < total; mcu++) {
+        int mcu_x = (int)(mcu % mcus_wide);
+        int mcu_y = (int)(mcu / mcus_wide);
+        for (int s = 0; s < f->scan_count; s++) {
+            component *c = &f->components[f->scan_order[s]];
+            const huffman_table *ac = &f->ac[c->ac_table];
+            int h = f->scan_count == 1 ? 1 : c->h;
+            int v = f->scan_count == 1 ? 1 : c->v;
+            for (int by = 0; by < v; by++) {
+                size_t row = (size_t)(mcu_y * v + by) * (size_t)c->blocks_wide;
+                for (int bx = 0; bx < h; bx++) {
+                    size_t index = row + (size_t)(mcu_x * h + bx);
+                    int16_t *block = c->coefficients + index * (size_t)c->coefficients_per_block;
+                    int ok = f->ss == 0  ? decode_progressive_dc(f, reader, c, block)
+                             : f->ah == 0 ? decode_ac_first(f, reader, ac, block)
+                                          : decode_ac_refine(f, reader, ac, block);
+                    if (!ok) {
+                        return 0;
+                    }
+                }
+            }
+        }
+        if (reader->n < reader->pad) {
+            return 0;
+        }
+        if (f->restart_interval && (mcu + 1) % f->restart_interval == 0 && mcu + 1 < total) {
+            if (!expect_marker(reader, 0xD0 + (restarts & 7))) {
+                return 0;
+            }
+            restarts++;
+            f->eobrun = 0;
+            for (int i = 0; i < f->component_count; i++) {
+                f->components[i].predictor = 0;
+            }
+        }
+    }
+    for (int s = 0; s < f->scan_count && f->ss == 0; s++) {
+        f->components[f->scan_order[s]].dc_shift = f->al;
+    }
+    return 1;
+}
+
+// The marker that ends the entropy-coded data at `p` (restart markers are part of it), or NULL
+// when the data runs out first.
+static const uint8_t *skip_entropy_data(const uint8_t *p, const uint8_t *end) {
+    while (p < end) {
+        const uint8_t *mark = memchr(p, 0xFF, (size_t)(end - p));
+        if (mark == NULL || end - mark < 2) {
+            return NULL;
+        }
+        int code = mark[1];
+        if (code != 0x00 && code != 0xFF && (code < 0xD0 || code > 0xD7)) {
+            return mark;
+        }
+        p = mark + (code == 0xFF ? 1 : 2);
+    }
+    return NULL;
+}
+
+// A progressive frame's samples from its coefficients, once every component has its DC.
+static int finish_progressive(frame *f) {
+    for (int i = 0; i < f->component_count; i++) {
+        component *c = &f->components[i];
+        if (c->dc_shift < 0) {
+            return 0;
+        }
+        const uint16_t *quant = f->quant[c->quant];
+        size_t stride = (size_t)c->blocks_wide * (size_t)c->scale;
+        for (int y = 0; y < c->blocks_high; y++) {
+            uint8_t *row = c->samples + (size_t)y * (size_t)c->scale * stride;
+            for (int x = 0; x < c->blocks_wide; x++) {
+                size_t index = (size_t)y * (size_t)c->blocks_wide + (size_t)x;
+                const int16_t *block = c->coefficients + index * (size_t)c->coefficients_per_block;
+                if (c->scale == 1) {
+                    row[x] = dc_sample(block[0], quant[0]);
+                    continue;
+                }
+                float means[4] = {0, 0, 0, 0};
+                for (int k = 0; k < 64; k++) {
+                    if (block[k] && f->quadrant_weights[k][0] != 0) {
+                        float value = (float)block[k] * quant[k];
+                        for (int quadrant = 0; quadrant < 4; quadrant++) {
+                            means[quadrant] += value * f->quadrant_weights[k][quadrant];
+                        }
+                    }
+                }
+                row[2 * x] = mean_sample(means[0]);
+                row[2 * x + 1] = mean_sample(means[1]);
+                row[stride + 2 * x] = mean_sample(means[2]);
+                row[stride + 2 * x + 1] = mean_sample(means[3]);
+            }
+        }
+    }
+    return 1;
 }
 
 // YCbCr to RGB as JFIF defines it, in the fixed point libjpeg uses.
@@ -562,10 +836,11 @@ static int read_dqt(frame *f, const uint8_t *p, int length) {
     return 1;
 }
 
-static int read_sof(frame *f, const uint8_t *p, int length) {
+static int read_sof(frame *f, const uint8_t *p, int length, int progressive) {
     if (f->component_count || length < 6 || p[0] != 8) {
         return 0;
     }
+    f->progressive = progressive;
     f->height = read16(p + 1);
     f->width = read16(p + 3);
     int count = p[5];
@@ -576,6 +851,7 @@ static int read_sof(frame *f, const uint8_t *p, int length) {
     for (int i = 0; i < count; i++) {
         component *c = &f->components[i];
         c->scale = 1;
+        c->dc_shift = -1;
         c->id = p[6 + 3 * i];
         c->h = p[7 + 3 * i] >> 4;
         c->v = p[7 + 3 * i] & 15;
@@ -623,7 +899,24 @@ static int read_sos(frame *f, const uint8_t *p, int length) {
         return 0;
     }
     int count = p[0];
-    if (count != f->component_count || length != 4 + 2 * count) {
+    if (count < 1 || count > f->component_count || length != 4 + 2 * count) {
+        return 0;
+    }
+    const uint8_t *tail = p + 1 + 2 * count;
+    f->scan_count = count;
+    f->ss = tail[0];
+    f->se = tail[1];
+    f->ah = tail[2] >> 4;
+    f->al = tail[2] & 15;
+    int dc = f->ss == 0;
+    if (!f->progressive) {
+        // Sequential: every component, the whole spectrum, no successive approximation.
+        if (count != f->component_count || f->ss != 0 || f->se != 63 || f->ah || f->al) {
+            return 0;
+        }
+    } else if (f->al > 13 || (f->ah && f->al != f->ah - 1) || (dc && f->se) ||
+               (!dc && (f->se < f->ss || f->se > 63 || count != 1))) {
+        // What libjpeg calls a bad progression: it refuses the file.
         return 0;
     }
     int seen = 0;
@@ -643,18 +936,25 @@ static int read_sos(frame *f, const uint8_t *p, int length) {
         component *c = &f->components[index];
         c->dc_table = p[2 + 2 * s] >> 4;
         c->ac_table = p[2 + 2 * s] & 15;
-        if (c->dc_table > 3 || c->ac_table > 3 || !f->dc[c->dc_table].defined ||
-            !f->ac[c->ac_table].defined || !f->quant_defined[c->quant]) {
+        // The tables the scan decodes with: both for a sequential scan, the DC one for a first
+        // DC scan, the AC one for any AC scan, none for a DC refinement.
+        int needs_dc = !f->progressive || (dc && !f->ah);
+        int needs_ac = !f->progressive || !dc;
+        if (c->dc_table > 3 || c->ac_table > 3 || (needs_dc && !f->dc[c->dc_table].defined) ||
+            (needs_ac && !f->ac[c->ac_table].defined) || !f->quant_defined[c->quant]) {
+            return 0;
+        }
+        // A refinement must follow the component's previous DC scan bit for bit.
+        if (f->progressive && dc && (f->ah ? c->dc_shift != f->ah : c->dc_shift != -1)) {
             return 0;
         }
         f->scan_order[s] = index;
     }
-    const uint8_t *tail = p + 1 + 2 * count;
-    // Sequential: the whole spectrum, no successive approximation.
-    return tail[0] == 0 && tail[1] == 63 && tail[2] == 0;
+    return 1;
 }
 
-int tic_jpeg_decode_dc_rgba(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height) {
+int tic_jpeg_decode_dc_rgba(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height,
+                            int max_scans) {
     if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) {
         return 0;
     }
@@ -664,16 +964,28 @@ int tic_jpeg_decode_dc_rgba(const uint8_t *data, size_t size, uint8_t *pixels, i
     }
     int result = 0;
     compute_quadrant_weights(f->quadrant_weights);
+    f->max_scans = max_scans;
     const uint8_t *p = data + 2;
     const uint8_t *end = data + size;
     for (;;) {
         while (end - p >= 2 && p[0] == 0xFF && p[1] == 0xFF) {
             p++;
         }
-        if (end - p < 4 || p[0] != 0xFF) {
+        if (end - p < 2 || p[0] != 0xFF) {
             goto done;
         }
         int marker = p[1];
+        if (marker == 0xD9) {
+            // The end of a progressive image (a sequential one ends with its scan).
+            if (f->progressive && f->scans && finish_progressive(f)) {
+                write_pixels(f, pixels, width, height);
+                result = 1;
+            }
+            goto done;
+        }
+        if (end - p < 4) {
+            goto done;
+        }
         int length = read16(p + 2) - 2;
         const uint8_t *body = p + 4;
         if (length < 0 || end - body < length) {
@@ -684,13 +996,16 @@ int tic_jpeg_decode_dc_rgba(const uint8_t *data, size_t size, uint8_t *pixels, i
         switch (marker) {
         case 0xC0:
         case 0xC1:
-            ok = read_sof(f, body, length);
+        case 0xC2:
+            ok = read_sof(f, body, length, marker == 0xC2);
             break;
         case 0xC4:
             ok = read_dht(f, body, length);
             break;
         case 0xDB:
-            ok = read_dqt(f, body, length);
+            // libjpeg holds each component to the quantizer it had at its first scan; tables
+            // redefined after a scan are left to it.
+            ok = !f->scans && read_dqt(f, body, length);
             break;
         case 0xDD:
             ok = length == 2;
@@ -700,21 +1015,35 @@ int tic_jpeg_decode_dc_rgba(const uint8_t *data, size_t size, uint8_t *pixels, i
             // Adobe's segment may declare RGB, or a transform libjpeg warns about: its call.
             ok = !(length >= 5 && memcmp(body, "Adobe", 5) == 0);
             break;
-        case 0xDA:
-            if (!read_sos(f, body, length)) {
+        case 0xDA: {
+            // Past its scan limit libjpeg refuses the file.
+            if (!read_sos(f, body, length) || ++f->scans > f->max_scans) {
                 goto done;
             }
-            if ((f->width + 7) / 8 != width || (f->height + 7) / 8 != height) {
-                goto done;
+            if (f->scans == 1) {
+                if ((f->width + 7) / 8 != width || (f->height + 7) / 8 != height ||
+                    !allocate_components(f)) {
+                    goto done;
+                }
             }
-            {
-                bit_reader reader = {.p = p, .end = end};
+            bit_reader reader = {.p = p, .end = end};
+            if (!f->progressive) {
                 if (decode_scan(f, &reader)) {
                     write_pixels(f, pixels, width, height);
                     result = 1;
                 }
+                goto done;
             }
-            goto done;
+            if (f->ss == 0 || f->components[f->scan_order[0]].scale == 2) {
+                ok = decode_progressive_scan(f, &reader);
+                p = reader.p;
+            } else {
+                // An AC scan adds nothing to a block's mean.
+                p = skip_entropy_data(p, end);
+                ok = p != NULL;
+            }
+            break;
+        }
         default:
             // Application segments and comments carry nothing the decode needs; any other
             // marker (another frame type, DNL, ...) is libjpeg's to handle.
@@ -728,6 +1057,7 @@ int tic_jpeg_decode_dc_rgba(const uint8_t *data, size_t size, uint8_t *pixels, i
 done:
     for (int i = 0; i < MAX_COMPONENTS; i++) {
         free(f->components[i].samples);
+        free(f->components[i].coefficients);
     }
     free(f);
     return result;

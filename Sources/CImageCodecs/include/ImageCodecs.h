@@ -43,6 +43,10 @@ int tic_jpeg_read_header(const uint8_t *data, size_t size, int scale_num, tic_jp
 int tic_jpeg_decode_rgba(const uint8_t *data, size_t size, int scale_num, uint8_t *pixels, int width,
                          int height, int max_scans, tic_error *error);
 
+/// `tic_jpeg_decode_rgba` with libjpeg alone, never the DC decoder.
+int tic_jpeg_decode_libjpeg_rgba(const uint8_t *data, size_t size, int scale_num, uint8_t *pixels, int width,
+                                 int height, int max_scans, tic_error *error);
+
 /// How `tic_jpeg_encode_rgba` writes a JPEG.
 typedef struct {
     /// 1...100.
@@ -64,9 +68,11 @@ typedef struct {
 int tic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, tic_jpeg_options options,
                          uint8_t **output, size_t *output_size, tic_error *error);
 
-/// Decodes a baseline JPEG at 1/8 scale from its DC coefficients alone, into `width` x `height`
-/// RGBA (the 1/8 size). Returns 0, having decided nothing, for JPEGs it does not take on.
-int tic_jpeg_decode_dc_rgba(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height);
+/// Decodes a baseline or progressive JPEG at 1/8 scale from its DC coefficients alone, into
+/// `width` x `height` RGBA (the 1/8 size). Returns 0, having decided nothing, for JPEGs it does
+/// not take on, among them any with more than `max_scans` scans.
+int tic_jpeg_decode_dc_rgba(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height,
+                            int max_scans);
 
 /// Reads a PNG's size from its header.
 int tic_png_read_header(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha,

@@ -5,9 +5,15 @@ import Foundation
 
     /// JPEG decoding and encoding with libjpeg-turbo.
     enum JPEGCodec {
-        /// Decodes at `eighths`/8 of the full size.
-        static func decode(_ data: Data, eighths: Int, maximumScans: Int) throws(ImageDecodingError) -> Bitmap
-        {
+        /// Decodes at `eighths`/8 of the full size; with `libjpegOnly`, never with the DC decoder
+        /// (to hold the two against each other).
+        static func decode(
+            _ data: Data,
+            eighths: Int,
+            maximumScans: Int,
+            libjpegOnly: Bool = false
+        ) throws(ImageDecodingError) -> Bitmap {
+            let decode = libjpegOnly ? tic_jpeg_decode_libjpeg_rgba : tic_jpeg_decode_rgba
             var error = tic_error()
             var header = tic_jpeg_header()
             let read = data.withUnsafeBytes {
@@ -18,8 +24,8 @@ import Foundation
             let height = Int(header.scaled_height)
             return try Bitmap.decoded(width: width, height: height) { pixels, error in
                 data.withUnsafeBytes { bytes in
-                    tic_jpeg_decode_rgba(
-                        bytes.baseAddress,
+                    decode(
+                        bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
                         bytes.count,
                         Int32(eighths),
                         pixels,

@@ -5,8 +5,7 @@ import Testing
 @testable import TributaryImages
 
 /// The 1/8-scale decoder that reads only DC coefficients, held against libjpeg's own 1/8-scale
-/// decode of the same coefficients: the same picture written progressively at the same quality
-/// (which the DC decoder declines, so libjpeg decodes it).
+/// decode of the same file, baseline and progressive.
 struct DCDecodeTests {
     typealias Layout = JPEGCodec.Layout
 
@@ -31,7 +30,7 @@ struct DCDecodeTests {
     }()
 
     /// Decodes with the DC decoder alone; nil when it declines.
-    static func dcDecode(_ data: Data, width: Int, height: Int) -> Bitmap? {
+    static func dcDecode(_ data: Data, width: Int, height: Int, maximumScans: Int = 1_000) -> Bitmap? {
         var handled: Int32 = 0
         let bitmap = Bitmap(width: width, height: height) { buffer in
             buffer.update(repeating: 0)
@@ -41,21 +40,24 @@ struct DCDecodeTests {
                     $0.count,
                     buffer.baseAddress,
                     Int32(width),
-                    Int32(height)
+                    Int32(height),
+                    Int32(maximumScans)
                 )
             }
         }
         return handled == 1 ? bitmap : nil
     }
 
-    /// The DC decode of the baseline file, and libjpeg's 1/8 decode of its progressive twin.
-    static func decodes(_ layout: Layout, quality: Int = 90) throws -> (fast: Bitmap, reference: Bitmap) {
-        let baseline = try JPEGCodec.encode(picture, quality: quality, progressive: false, layout: layout)
-        let twin = try JPEGCodec.encode(picture, quality: quality, progressive: true, layout: layout)
-        let reference = try JPEGCodec.decode(twin, eighths: 1, maximumScans: 1_000)
+    /// The DC decode of a file, and libjpeg's 1/8 decode of the same file.
+    static func decodes(
+        _ layout: Layout,
+        quality: Int = 90,
+        progressive: Bool
+    ) throws -> (fast: Bitmap, reference: Bitmap) {
+        let data = try JPEGCodec.encode(picture, quality: quality, progressive: progressive, layout: layout)
+        let reference = try JPEGCodec.decode(data, eighths: 1, maximumScans: 1_000, libjpegOnly: true)
         #expect(reference.width == 26 && reference.height == 15)
-        #expect(dcDecode(twin, width: 26, height: 15) == nil, "progressive JPEGs are libjpeg's")
-        let fast = try #require(dcDecode(baseline, width: 26, height: 15))
+        let fast = try #require(dcDecode(data, width: 26, height: 15))
         return (fast, reference)
     }
 
@@ -64,7 +66,8 @@ struct DCDecodeTests {
     }
 
     /// Grey, and chroma at full resolution or halved in one direction (repeated, as libjpeg does
-    /// without fancy upsampling), come out exactly as libjpeg decodes them, restarts or not.
+    /// without fancy upsampling), come out exactly as libjpeg decodes them, baseline or
+    /// progressive (its DC scans first and refining, its AC scans passed over), restarts or not.
     @Test(arguments: [
         Layout(grayscale: true),
         Layout(lumaSampling: (1, 1)),
@@ -77,30 +80,51 @@ struct DCDecodeTests {
         // From coarse quantization to none: short codes only, up to the longest codes and
         // magnitudes (which the lookup tables leave to the slow path).
         for quality in [30, 75, 90, 100] {
-            let (fast, reference) = try Self.decodes(layout, quality: quality)
-            #expect(Self.largestDifference(fast, reference) == 0, "quality \(quality)")
+            for progressive in [false, true] {
+                let (fast, reference) = try Self.decodes(layout, quality: quality, progressive: progressive)
+                #expect(
+                    Self.largestDifference(fast, reference) == 0,
+                    "quality \(quality), progressive: \(progressive)"
+                )
+            }
         }
     }
 
     /// Chroma halved both ways: each chroma block's quadrant means, which libjpeg works out in
     /// fixed point with its 2x2 inverse DCT and this decoder in floating point, so a few pixels
-    /// round the other way.
+    /// round the other way. A progressive file's chroma comes from its AC scans too, first and
+    /// refining.
     @Test(arguments: [Layout(), Layout(restartInterval: 5), Layout(restartInterval: 1)])
     func matchesLibjpegToRoundingWithChromaHalvedBothWays(layout: Layout) throws {
         for quality in [30, 75, 90, 100] {
-            let (fast, reference) = try Self.decodes(layout, quality: quality)
-            #expect(fast.meanDifference(from: reference) < 0.1, "quality \(quality)")
-            #expect(Self.largestDifference(fast, reference) <= 2, "quality \(quality)")
+            for progressive in [false, true] {
+                let (fast, reference) = try Self.decodes(layout, quality: quality, progressive: progressive)
+                let context: Comment = "quality \(quality), progressive: \(progressive)"
+                #expect(fast.meanDifference(from: reference) < 0.1, context)
+                #expect(Self.largestDifference(fast, reference) <= 2, context)
+            }
         }
     }
 
-    @Test func thumbnailsOfBaselineJPEGsGoThroughIt() throws {
+    @Test(arguments: [false, true])
+    func thumbnailsGoThroughIt(progressive: Bool) throws {
         // At 1/8 the decoder's output is what ImageDecoder returns; at 2/8 it is not used.
-        let data = try JPEGCodec.encode(Self.picture, quality: 80, progressive: false)
+        let data = try JPEGCodec.encode(Self.picture, quality: 80, progressive: progressive)
         let eighth = try ImageDecoder().decode(data, minimumSize: PixelSize(width: 20, height: 10))
         #expect(eighth == Self.dcDecode(data, width: 26, height: 15))
         let quarter = try ImageDecoder().decode(data, minimumSize: PixelSize(width: 40, height: 20))
         #expect(quarter.width == 51 && quarter.height == 30)
+    }
+
+    @Test func aFileWithMoreScansThanAllowedIsRefusedAtEveryScale() throws {
+        // libjpeg's progressive script for YCbCr has ten scans.
+        let data = try JPEGCodec.encode(Self.picture, quality: 80, progressive: true)
+        #expect(Self.dcDecode(data, width: 26, height: 15, maximumScans: 10) != nil)
+        #expect(Self.dcDecode(data, width: 26, height: 15, maximumScans: 9) == nil)
+        let decoder = ImageDecoder(maximumProgressiveScans: 9)
+        for size in [nil, PixelSize(width: 20, height: 10)] {
+            #expect(throws: ImageDecodingError.self) { try decoder.decode(data, minimumSize: size) }
+        }
     }
 
     @Test func whatLibjpegRefusesIsRefusedAtEveryScale() throws {
@@ -127,17 +151,27 @@ struct DCDecodeTests {
         var random = SystemRandomNumberGenerator()
         var declined = 0
         for layout in [Layout(), Layout(restartInterval: 2), Layout(grayscale: true)] {
-            let source = try JPEGCodec.encode(Self.picture, quality: 75, progressive: false, layout: layout)
-            for _ in 0..<400 {
-                let data = source.randomlyDamaged(maximumChanges: 8, using: &random)
-                if Self.dcDecode(data, width: 26, height: 15) == nil { declined += 1 }
+            for progressive in [false, true] {
+                let source = try JPEGCodec.encode(
+                    Self.picture,
+                    quality: 75,
+                    progressive: progressive,
+                    layout: layout
+                )
+                for _ in 0..<400 {
+                    let data = source.randomlyDamaged(maximumChanges: 8, using: &random)
+                    if Self.dcDecode(data, width: 26, height: 15) == nil { declined += 1 }
+                }
             }
         }
         #expect(declined > 0)
-        let truncated = try JPEGCodec.encode(Self.picture, quality: 75, progressive: false).dropLast(40)
-        #expect(Self.dcDecode(Data(truncated), width: 26, height: 15) == nil)
-        #expect(throws: ImageDecodingError.truncated) {
-            try ImageDecoder().decode(Data(truncated), minimumSize: PixelSize(width: 20, height: 10))
+        for progressive in [false, true] {
+            let source = try JPEGCodec.encode(Self.picture, quality: 75, progressive: progressive)
+            let truncated = Data(source.dropLast(40))
+            #expect(Self.dcDecode(truncated, width: 26, height: 15) == nil)
+            #expect(throws: ImageDecodingError.truncated) {
+                try ImageDecoder().decode(truncated, minimumSize: PixelSize(width: 20, height: 10))
+            }
         }
     }
 }
