@@ -35,8 +35,12 @@ func photo(width: Int, height: Int, seed: UInt64) -> Bitmap {
 let smallJPEGs: [Data] = (0..<100).map {
     try! photo(width: 480, height: 360, seed: UInt64($0)).jpegData(quality: 90)
 }
-/// A 4000×3000 JPEG.
-let largeJPEG: Data = try! photo(width: 4000, height: 3000, seed: 7).jpegData(quality: 85)
+/// A 4000×3000 JPEG, baseline and progressive (the pixels are not kept, so that they do not
+/// count towards any benchmark's peak memory).
+let (largeJPEG, largeProgressiveJPEG): (Data, Data) = {
+    let picture = photo(width: 4000, height: 3000, seed: 7)
+    return (try! picture.jpegData(quality: 85), try! picture.jpegData(quality: 85, progressive: true))
+}()
 
 /// The server, started once for the whole run: `/img/N.jpg` is JPEG N modulo 100.
 let imageServer = LoopbackServer {
@@ -177,19 +181,23 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Thumbnails of a 4000×3000 JPEG
 
-    Benchmark("Thumbnail4000x3000/DCT-scaled decode + resize", configuration: configuration()) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let source = PixelSize(width: 4000, height: 3000)
-            let decoded = try ImageDecoder().decode(
-                largeJPEG,
-                minimumSize: thumbnail.minimumInputSize(for: source)
-            )
-            blackHole(try thumbnail.process(decoded))
+    for (name, data) in [
+        ("Thumbnail4000x3000", largeJPEG), ("Thumbnail4000x3000 progressive", largeProgressiveJPEG),
+    ] {
+        Benchmark("\(name)/DCT-scaled decode + resize", configuration: configuration()) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let source = PixelSize(width: 4000, height: 3000)
+                let decoded = try ImageDecoder().decode(
+                    data,
+                    minimumSize: thumbnail.minimumInputSize(for: source)
+                )
+                blackHole(try thumbnail.process(decoded))
+            }
         }
-    }
-    Benchmark("Thumbnail4000x3000/full decode + resize", configuration: configuration()) { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(try thumbnail.process(try ImageDecoder().decode(largeJPEG, minimumSize: nil)))
+        Benchmark("\(name)/full decode + resize", configuration: configuration()) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try thumbnail.process(try ImageDecoder().decode(data, minimumSize: nil)))
+            }
         }
     }
 
