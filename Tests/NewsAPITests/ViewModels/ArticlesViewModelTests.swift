@@ -8,14 +8,15 @@ import Tributary
 import TributaryHTTP
 import TributaryHTTPTesting
 
-/// Runs `scheduler` until `condition` holds, letting real network answers arrive in between.
+/// Runs `scheduler` until `condition` holds, letting real network answers arrive in between; it
+/// waits long, as a full run under the thread sanitizer can keep every thread busy for seconds.
 @MainActor
 func settle(
     _ scheduler: TestSchedulerOf<DispatchQueue>,
     until condition: () -> Bool,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(40)
     while !condition() {
         guard ContinuousClock.now < deadline else {
             Issue.record("the condition never held", sourceLocation: sourceLocation)
@@ -190,7 +191,7 @@ struct ArticlesViewModelTests {
             let watching = model.$articles.dropFirst().sink { _ in
                 queues.append(DispatchQueue.getSpecific(key: onMain) == true)
             }
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(40)
             while model.state.value == nil, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(5))
             }

@@ -87,8 +87,9 @@ struct DownloadPublicistTests {
                 try await Task.sleep(for: .milliseconds(100))
                 #expect(pieces.current == seen)
             }
-            // URLSession lets go of its delegate once the cancelled task has ended.
-            let deadline = ContinuousClock.now + .seconds(5)
+            // URLSession lets go of its delegate once the cancelled task has ended (generous: a
+            // full run under the thread sanitizer can hold every thread for seconds).
+            let deadline = ContinuousClock.now + .seconds(40)
             while probe != nil, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }

@@ -6,8 +6,10 @@ import TributaryImages
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct ImageLoaderTests {
+    /// Waits for `condition`, for long: a full run under the thread sanitizer can keep every
+    /// cooperative thread busy with other suites for many seconds.
     func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(40)
         while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
     }
 
@@ -84,7 +86,7 @@ struct ImagePrefetcherTests {
             let prefetcher = ImagePrefetcher(pipeline: pipeline, maximumConcurrentRequests: 2)
             let requests = (0..<10).map { ImageRequest(url: base.appending(path: "img/\($0).jpg")) }
             prefetcher.startPrefetching(with: requests + requests)
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(40)
             while prefetcher.pendingCount > 0, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(5))
             }
@@ -100,7 +102,7 @@ struct ImagePrefetcherTests {
             let prefetcher = ImagePrefetcher(pipeline: ImagePipeline(), destination: .diskCache)
             let requests = (20..<24).map { ImageRequest(url: base.appending(path: "slow/\($0).jpg")) }
             prefetcher.startPrefetching(with: requests)
-            let started = ContinuousClock.now + .seconds(10)
+            let started = ContinuousClock.now + .seconds(40)
             while log.count("/slow/20.jpg") == 0, ContinuousClock.now < started {
                 try await Task.sleep(for: .milliseconds(10))
             }
@@ -109,7 +111,7 @@ struct ImagePrefetcherTests {
             // Whatever had reached the server is abandoned; nothing else starts.
             let paths = requests.map(\.url.path)
             func settled() -> Bool { paths.allSatisfy { log.count($0) == 0 || log.wasAborted($0) } }
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(40)
             while !settled(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             #expect(settled())
             #expect(log.count("/slow/20.jpg") == 1 && log.wasAborted("/slow/20.jpg"))
