@@ -32,8 +32,8 @@ import TributaryTestSupport
     @Test(.timeLimit(.minutes(1)))
     func urlSessionPublishesADataTask() async throws {
         let url = try #require(URL(string: "tributary-unsupported://example/feed"))
+        var cancellable: AnyCancellable?
         let failure: URLError? = await withCheckedContinuation { continuation in
-            var cancellable: AnyCancellable?
             cancellable = URLSession.shared.dataTaskPublisher(for: url)
                 .map(\.data)
                 .sink(
@@ -42,11 +42,11 @@ import TributaryTestSupport
                         case .failure(let error): continuation.resume(returning: error)
                         case .finished: continuation.resume(returning: nil)
                         }
-                        withExtendedLifetime(cancellable) {}
                     },
                     receiveValue: { _ in }
                 )
         }
+        withExtendedLifetime(cancellable) {}
         #expect(failure?.code == .unsupportedURL)
     }
 

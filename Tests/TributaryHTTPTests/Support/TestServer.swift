@@ -173,8 +173,9 @@ struct TestServer {
         }
         router.get("slow") { request, _ in
             _ = log.hit(key(request))
-            // Ends normally when the server shuts down, so every response is finished.
-            try? await Task.sleep(for: .seconds(3))
+            // Ends normally when the server shuts down, so every response is finished; logs
+            // "slow done" when the whole 3 s have passed.
+            if (try? await Task.sleep(for: .seconds(3))) != nil { _ = log.hit("slow done") }
             return json(articlesPage)
         }
         router.get("large") { request, _ in
@@ -222,7 +223,7 @@ struct TestServer {
         }
         router.get("hang") { request, _ in
             _ = log.hit(key(request))
-            try? await Task.sleep(for: .seconds(3))
+            if (try? await Task.sleep(for: .seconds(3))) != nil { _ = log.hit("hang done") }
             return json(articlesPage)
         }
         return router
