@@ -281,6 +281,10 @@ static inline int32_t read_value(bit_reader *reader, int size) {
     return bits < (1 << (size - 1)) ? bits - ((1 << size) - 1) : bits;
 }
 
+static int16_t clamp16(int64_t value) {
+    return (int16_t)(value > 32767 ? 32767 : value < -32768 ? -32768 : value);
+}
+
 // Decodes a block's DC coefficient into `dc_value`; 0 on a bad code.
 static int decode_dc(bit_reader *reader, component *c, const huffman_table *dc, int *dc_value) {
     if (reader->n < 32) {
@@ -291,7 +295,7 @@ static int decode_dc(bit_reader *reader, component *c, const huffman_table *dc, 
         return 0;
     }
     c->predictor += read_value(reader, magnitude);
-    *dc_value = (int)(c->predictor > 32767 ? 32767 : c->predictor < -32768 ? -32768 : c->predictor);
+    *dc_value = clamp16(c->predictor);
     return 1;
 }
 
@@ -431,8 +435,29 @@ static uint8_t mean_sample(float mean) {
     return level <= 0 ? 0 : level >= 255 ? 255 : (uint8_t)lrintf(level);
 }
 
+// Moves past restart marker number `count` and starts afresh: no prediction, no run of
+// end-of-bands. 0 when the marker is not there.
+static int restart(frame *f, bit_reader *reader, int count) {
+    if (!expect_marker(reader, 0xD0 + (count & 7))) {
+        return 0;
+    }
+    f->eobrun = 0;
+    for (int i = 0; i < f->component_count; i++) {
+        f->components[i].predictor = 0;
+    }
+    return 1;
+}
+
+// Writes a block's four quadrant means as its 2x2 samples at column `block` of `row`.
+static void write_quadrants(uint8_t *row, size_t stride, int block, const float means[4]) {
+    row[2 * block] = mean_sample(means[0]);
+    row[2 * block + 1] = mean_sample(means[1]);
+    row[stride + 2 * block] = mean_sample(means[2]);
+    row[stride + 2 * block + 1] = mean_sample(means[3]);
+}
+
 // Lays out the frame's MCUs and allocates each component's samples (and, for a progressive
-// frame, its DC coefficients). 0 when out of memory.
+// frame, its coefficients). 0 when out of memory.
 static int allocate_components(frame *f) {
     if (f->component_count == 1) {
         f->mcus_wide = (f->width + 7) / 8;
@@ -494,22 +519,14 @@ static int decode_scan(frame *f, bit_reader *reader) {
                                               means)) {
                             return 0;
                         }
-                        row[2 * block] = mean_sample(means[0]);
-                        row[2 * block + 1] = mean_sample(means[1]);
-                        row[stride + 2 * block] = mean_sample(means[2]);
-                        row[stride + 2 * block + 1] = mean_sample(means[3]);
+                        write_quadrants(row, stride, block, means);
                     }
                 }
             }
         }
-        if (f->restart_interval && (mcu + 1) % f->restart_interval == 0 && mcu + 1 < total) {
-            if (!expect_marker(reader, 0xD0 + (restarts & 7))) {
-                return 0;
-            }
-            restarts++;
-            for (int i = 0; i < f->component_count; i++) {
-                f->components[i].predictor = 0;
-            }
+        if (f->restart_interval && (mcu + 1) % f->restart_interval == 0 && mcu + 1 < total &&
+            !restart(f, reader, restarts++)) {
+            return 0;
         }
     }
     return expect_marker(reader, 0xD9);
@@ -535,10 +552,6 @@ static inline int read_bits(bit_reader *reader, int count) {
     int bits = (int)(reader->acc >> (64 - count));
     consume(reader, count);
     return bits;
-}
-
-static int16_t clamp16(int32_t value) {
-    return (int16_t)(value > 32767 ? 32767 : value < -32768 ? -32768 : value);
 }
 
 // Reads or refines one block's DC coefficient in a progressive DC scan. 0 on a bad code.
@@ -678,15 +691,9 @@ static int decode_progressive_scan(frame *f, bit_reader *reader) {
         if (reader->n < reader->pad) {
             return 0;
         }
-        if (f->restart_interval && (mcu + 1) % f->restart_interval == 0 && mcu + 1 < total) {
-            if (!expect_marker(reader, 0xD0 + (restarts & 7))) {
-                return 0;
-            }
-            restarts++;
-            f->eobrun = 0;
-            for (int i = 0; i < f->component_count; i++) {
-                f->components[i].predictor = 0;
-            }
+        if (f->restart_interval && (mcu + 1) % f->restart_interval == 0 && mcu + 1 < total &&
+            !restart(f, reader, restarts++)) {
+            return 0;
         }
     }
     for (int s = 0; s < f->scan_count && f->ss == 0; s++) {
@@ -739,10 +746,7 @@ static int finish_progressive(frame *f) {
                         }
                     }
                 }
-                row[2 * x] = mean_sample(means[0]);
-                row[2 * x + 1] = mean_sample(means[1]);
-                row[stride + 2 * x] = mean_sample(means[2]);
-                row[stride + 2 * x + 1] = mean_sample(means[3]);
+                write_quadrants(row, stride, x, means);
             }
         }
     }
