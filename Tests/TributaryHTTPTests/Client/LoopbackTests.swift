@@ -197,7 +197,7 @@ struct LoopbackTests {
                 let error = await apiError { try await client.send(Request<Page>("slow")) }
                 #expect(error?.kind.name == "timedOut")
                 #expect(error?.description.contains("timed out after 0.3 seconds") == true)
-                // Before the server's 3-second answer, by the server's own clock.
+                // Before the server's 30-second answer, by the server's own clock.
                 #expect(log.count("slow done") == 0)
             }
         }
@@ -273,7 +273,7 @@ struct LoopbackTests {
                     return
                 }
                 #expect((error as? APIError)?.kind.name == "cancelled")
-                // Before the server's 3-second answer, by the server's own clock.
+                // Before the server's 30-second answer, by the server's own clock.
                 #expect(log.count("hang done") == 0)
             }
         }
