@@ -145,18 +145,27 @@ let benchmarks: @Sendable () -> Void = {
     let coldPipeline = ImagePipeline(
         configuration: .init(dataLoader: DataLoader(transport: transport), imageCache: nil)
     )
-    Benchmark("ColdLoads1000/ImagePipeline", configuration: configuration()) { benchmark in
+    Benchmark(
+        "ColdLoads1000/ImagePipeline",
+        configuration: configuration([.wallClock, .cpuTotal, .throughput])
+    ) { benchmark in
         let pixels = try await coldLoads(benchmark) { try await coldPipeline.image(for: $0).width }
         precondition(pixels == 480_000, "every image decoded")
     }
-    Benchmark("ColdLoads1000/URLSession sequential fetch+decode", configuration: configuration()) {
+    Benchmark(
+        "ColdLoads1000/URLSession sequential fetch+decode",
+        configuration: configuration([.wallClock, .cpuTotal, .throughput])
+    ) {
         benchmark in
         let pixels = try await sequentialLoads(benchmark) {
             try ImageDecoder().decode($0, minimumSize: nil).width
         }
         precondition(pixels == 480_000, "every image decoded")
     }
-    Benchmark("ColdLoads1000 download only/ImagePipeline.data(for:)", configuration: configuration()) {
+    Benchmark(
+        "ColdLoads1000 download only/ImagePipeline.data(for:)",
+        configuration: configuration([.wallClock, .cpuTotal, .throughput])
+    ) {
         benchmark in
         let bytes = try await coldLoads(benchmark) {
             try await coldPipeline.data(for: ImageRequest(url: $0)).count
@@ -165,12 +174,15 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark(
         "ColdLoads1000 download only/URLSession sequential fetch",
-        configuration: configuration()
+        configuration: configuration([.wallClock, .cpuTotal, .throughput])
     ) { benchmark in
         let bytes = try await sequentialLoads(benchmark) { $0.count }
         precondition(bytes == smallJPEGs.reduce(0) { $0 + $1.count } * 10, "every image fetched")
     }
-    Benchmark("ColdLoads1000 decode only/ImageDecoder on one thread", configuration: configuration()) {
+    Benchmark(
+        "ColdLoads1000 decode only/ImageDecoder on one thread",
+        configuration: configuration([.wallClock, .cpuTotal, .throughput])
+    ) {
         benchmark in
         var pixels = 0
         for index in 0..<1_000 {
