@@ -84,23 +84,15 @@ extension StreamDocument {
         let input = inputs[0]
         switch node.operator {
         case .map(let expression):
-            return input.tryMap { value in
-                do { return try expression.evaluate(value) } catch { throw Self.failure(error, node: id) }
-            }
-            .eraseToAnyPublisher()
+            return input.tryMap { try Self.evaluate(expression, value: $0, node: id) }.eraseToAnyPublisher()
         case .scan(let initial, let expression):
             return input.tryScan(initial) { accumulator, value in
-                do {
-                    return try expression.evaluate(value, accumulator: accumulator)
-                } catch {
-                    throw Self.failure(error, node: id)
-                }
+                try Self.evaluate(expression, value: value, accumulator: accumulator, node: id)
             }
             .eraseToAnyPublisher()
         case .filter(let expression):
             return input.tryFilter { value in
-                let result: StreamValue
-                do { result = try expression.evaluate(value) } catch { throw Self.failure(error, node: id) }
+                let result = try Self.evaluate(expression, value: value, node: id)
                 guard case .boolean(let keep) = result else {
                     throw StreamFailure(
                         origin: id,
@@ -174,6 +166,20 @@ extension StreamDocument {
                 return value
             }
             .eraseToAnyPublisher()
+    }
+
+    /// Evaluates `expression`; a failure names `node` as its origin.
+    private static func evaluate(
+        _ expression: StreamExpression,
+        value: StreamValue,
+        accumulator: StreamValue? = nil,
+        node: String
+    ) throws(StreamFailure) -> StreamValue {
+        do {
+            return try expression.evaluate(value, accumulator: accumulator)
+        } catch {
+            throw failure(error, node: node)
+        }
     }
 
     static func failure(_ error: any Error, node: String) -> StreamFailure {
