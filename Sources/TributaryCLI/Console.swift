@@ -4,13 +4,20 @@ import Tributary
 /// Where commands write: standard output and standard error, or a capture in tests.
 final class Console: Sendable {
     private let write: @Sendable (_ text: String, _ isError: Bool) -> Void
+    /// Whether standard error is a terminal, where a line can be redrawn in place; in a log
+    /// file or a pipe every redraw would stay.
+    let errorsAreInteractive: Bool
 
-    init(write: @escaping @Sendable (_ text: String, _ isError: Bool) -> Void) {
+    init(
+        errorsAreInteractive: Bool = false,
+        write: @escaping @Sendable (_ text: String, _ isError: Bool) -> Void
+    ) {
+        self.errorsAreInteractive = errorsAreInteractive
         self.write = write
     }
 
     /// The process's standard output and standard error.
-    static let standard = Console { text, isError in
+    static let standard = Console(errorsAreInteractive: isatty(STDERR_FILENO) == 1) { text, isError in
         let handle = isError ? FileHandle.standardError : FileHandle.standardOutput
         handle.write(Data(text.utf8))
     }
@@ -28,9 +35,15 @@ final class Console: Sendable {
 /// A console that keeps what is written, for tests.
 final class CapturedConsole: Sendable {
     private let lines = Protected<(output: String, errors: String)>(("", ""))
+    private let errorsAreInteractive: Bool
+
+    /// A console whose standard error is a terminal or not.
+    init(errorsAreInteractive: Bool = false) {
+        self.errorsAreInteractive = errorsAreInteractive
+    }
 
     var console: Console {
-        Console { text, isError in
+        Console(errorsAreInteractive: errorsAreInteractive) { text, isError in
             self.lines.withLock { lines in
                 if isError { lines.errors += text } else { lines.output += text }
             }

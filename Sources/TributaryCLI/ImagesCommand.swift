@@ -19,7 +19,8 @@ struct ImagesCommand: AsyncParsableCommand {
             discussion: """
                 Each URL is an http or https URL, or a path such as /images/12.jpg, which is read \
                 from a sandbox started in this process. Images load concurrently, sharing \
-                downloads; a failed image is reported and the others still load.
+                downloads; a failed image is reported and the others still load. On a terminal, \
+                a progress bar shows images done and bytes received.
                 """
         )
 
@@ -137,7 +138,8 @@ struct ImagesCommand: AsyncParsableCommand {
     }
 }
 
-/// A one-line progress bar on standard error for batches: images done and bytes received.
+/// A one-line progress bar on standard error for batches, redrawn in place: images done and
+/// bytes received. It is drawn only when standard error is a terminal.
 final class ProgressBar: Sendable {
     private struct State {
         var received: [Int: Int] = [:]
@@ -147,11 +149,13 @@ final class ProgressBar: Sendable {
 
     private let total: Int
     private let console: Console
+    private let isShown: Bool
     private let state = Protected(State())
 
     init(total: Int, console: Console) {
         self.total = total
         self.console = console
+        isShown = total > 1 && console.errorsAreInteractive
     }
 
     func update(_ index: Int, _ progress: ImageProgress) {
@@ -163,11 +167,11 @@ final class ProgressBar: Sendable {
     }
 
     func end() {
-        if total > 1 { console.write("\n", isError: true) }
+        if isShown { console.write("\n", isError: true) }
     }
 
     private func draw(force: Bool = false, _ change: (inout State) -> Void) {
-        guard total > 1 else { return }
+        guard isShown else { return }
         let line = state.withLock { state -> String? in
             change(&state)
             let now = ContinuousClock.now
