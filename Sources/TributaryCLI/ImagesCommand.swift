@@ -122,8 +122,9 @@ struct ImagesCommand: AsyncParsableCommand {
             let image = response.image
             let original = response.original
             var line = response.request.url.absoluteString
-            if let original { line += "  \(original.format) \(original.width)×\(original.height)" }
-            if original.map({ $0.width != image.width || $0.height != image.height }) ?? true {
+            let upright = original?.uprightSize
+            if let original, let upright { line += "  \(original.format) \(upright)" }
+            if upright.map({ $0.width != image.width || $0.height != image.height }) ?? true {
                 line += " → \(image.width)×\(image.height)"
             }
             guard let directory else { return line }

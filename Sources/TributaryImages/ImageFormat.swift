@@ -77,6 +77,12 @@ public struct ImageHeader: Sendable, Hashable {
     public var width: Int
     /// Height in pixels, as the header states it.
     public var height: Int
+    /// How the stored pixels turn to show the image upright: a JPEG's EXIF orientation.
+    public var orientation: ImageOrientation
+
+    /// The size of the image shown upright: ``width`` and ``height``, swapped when the
+    /// orientation turns the image a quarter.
+    public var uprightSize: PixelSize { orientation.upright(PixelSize(width: width, height: height)) }
 
     /// The number of pixels the header announces.
     public var pixelCount: Int {
@@ -84,10 +90,11 @@ public struct ImageHeader: Sendable, Hashable {
     }
 
     /// Creates a header from known values.
-    public init(format: ImageFormat, width: Int, height: Int) {
+    public init(format: ImageFormat, width: Int, height: Int, orientation: ImageOrientation = .up) {
         self.format = format
         self.width = width
         self.height = height
+        self.orientation = orientation
     }
 
     /// Reads the format and pixel size from the first bytes of `data`.
@@ -99,8 +106,9 @@ public struct ImageHeader: Sendable, Hashable {
         guard let format = ImageFormat(sniffing: data) else { throw .unrecognizedFormat }
         let bytes = ByteReader(data)
         let size: (width: Int, height: Int)?
+        var orientation = ImageOrientation.up
         switch format {
-        case .jpeg: size = try Self.jpegSize(bytes)
+        case .jpeg: size = try Self.jpegSize(bytes, orientation: &orientation)
         case .png: size = bytes.uint32(at: 16).flatMap { w in bytes.uint32(at: 20).map { (Int(w), Int($0)) } }
         case .gif:
             size = bytes.uint16LE(at: 6).flatMap { w in bytes.uint16LE(at: 8).map { (Int(w), Int($0)) } }
@@ -112,11 +120,16 @@ public struct ImageHeader: Sendable, Hashable {
         guard size.width > 0, size.height > 0 else {
             throw .corrupt("the \(format) header states a size of \(size.width)×\(size.height)")
         }
-        self.init(format: format, width: size.width, height: size.height)
+        self.init(format: format, width: size.width, height: size.height, orientation: orientation)
     }
 
-    /// Walks the JPEG markers to the first start-of-frame segment.
-    private static func jpegSize(_ bytes: ByteReader) throws(ImageDecodingError) -> (Int, Int)? {
+    /// Walks the JPEG markers to the first start-of-frame segment, taking the orientation
+    /// from the first Exif segment that states one.
+    private static func jpegSize(
+        _ bytes: ByteReader,
+        orientation: inout ImageOrientation
+    ) throws(ImageDecodingError) -> (Int, Int)? {
+        var foundOrientation = false
         var offset = 2
         while offset < bytes.count {
             guard bytes[offset] == 0xFF else { throw .corrupt("JPEG marker expected at byte \(offset)") }
@@ -129,6 +142,15 @@ public struct ImageHeader: Sendable, Hashable {
                 throw .corrupt("JPEG has no frame header before its image data")
             }
             guard let length = bytes.uint16(at: offset), length >= 2 else { return nil }
+            if marker == 0xE1, !foundOrientation,
+                let stated = ImageOrientation(
+                    exif: bytes,
+                    in: (offset + 2)..<min(offset + Int(length), bytes.count)
+                )
+            {
+                orientation = stated
+                foundOrientation = true
+            }
             let isFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
             if isFrame {
                 guard let height = bytes.uint16(at: offset + 3), let width = bytes.uint16(at: offset + 5)

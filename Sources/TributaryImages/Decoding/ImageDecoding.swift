@@ -20,8 +20,8 @@ public protocol ImageDecoding: Sendable {
     /// - Parameters:
     ///   - data: The encoded image.
     ///   - minimumSize: When set, the caller only needs a bitmap at least this large in both
-    ///     dimensions (it is about to make a thumbnail); a decoder may return a smaller bitmap
-    ///     than the image, never one smaller than this.
+    ///     dimensions of the upright image (it is about to make a thumbnail); a decoder may
+    ///     return a smaller bitmap than the image, never one smaller than this.
     func decode(_ data: Data, minimumSize: PixelSize?) throws(ImageDecodingError) -> Bitmap
 }
 
@@ -34,6 +34,9 @@ public protocol ImageDecoding: Sendable {
 /// makes thumbnails of large photos several times cheaper than a full decode. At 1/8 a baseline
 /// JPEG is read from its DC coefficients alone (and the few that 4:2:0 chroma needs), passing
 /// over the rest unstored.
+///
+/// A JPEG whose EXIF orientation says it is stored turned or mirrored comes out upright, as
+/// browsers show it; ``ImageHeader/orientation`` says how it was stored.
 ///
 /// ```swift
 /// let decoder = ImageDecoder()
@@ -57,8 +60,11 @@ public struct ImageDecoder: ImageDecoding {
         }
         switch header.format {
         case .jpeg:
-            let eighths = minimumSize.map { Self.jpegScale(for: header, minimumSize: $0) } ?? 8
+            // The minimum size is the upright image's; the scale applies to the stored one.
+            let stored = minimumSize.map { header.orientation.upright($0) }
+            let eighths = stored.map { Self.jpegScale(for: header, minimumSize: $0) } ?? 8
             return try JPEGCodec.decode(data, eighths: eighths, maximumScans: maximumProgressiveScans)
+                .oriented(header.orientation)
         case .png:
             return try PNGCodec.decode(data)
         default:

@@ -473,9 +473,7 @@ extension ImagePipeline {
                 original = try? ImageHeader(data: data)
                 var minimumSize: PixelSize?
                 if let first = processors.first, let header = original {
-                    minimumSize = first.minimumInputSize(
-                        for: PixelSize(width: header.width, height: header.height)
-                    )
+                    minimumSize = first.minimumInputSize(for: header.uprightSize)
                 }
                 do throws(ImageDecodingError) {
                     image = try decoder.decode(data, minimumSize: minimumSize)
