@@ -7,13 +7,17 @@ public import TributaryImages
 /// Article images (`/images/N.jpg`, `/images/N.png`) come in several sizes up to 4000×3000;
 /// one JPEG in three is progressive; PNGs have an alpha gradient; a few numbers answer with a
 /// corrupt or truncated file, and a few with 404. Named fixtures cover each case on purpose:
-/// `large.jpg` (4000×3000), `progressive.jpg`, `alpha.png`, `corrupt.jpg`, `truncated.jpg`,
-/// `truncated.png`, `missing.jpg`. Any image takes `?size=WxH` (up to 4000×3000) to choose its
+/// `large.jpg` (4000×3000), `progressive.jpg`, `alpha.png`, `rotated.jpg` (a photo stored a
+/// quarter turn off, with the EXIF orientation that turns it upright), `corrupt.jpg`,
+/// `truncated.jpg`, `truncated.png`, `missing.jpg`. Any image takes `?size=WxH` (up to 4000×3000) to choose its
 /// size, and JPEGs take `?progressive=1`.
 public struct SandboxImage: Sendable, Hashable {
     /// What the file holds.
     public enum Content: Sendable, Hashable {
         case jpeg(progressive: Bool)
+        /// A baseline JPEG whose pixels are stored a quarter turn counter-clockwise, with the
+        /// EXIF orientation ``ImageOrientation/right`` that turns them upright.
+        case rotatedJPEG
         case png
         /// A JPEG whose entropy-coded data is garbage after the headers.
         case corruptJPEG
@@ -55,6 +59,7 @@ public struct SandboxImage: Sendable, Hashable {
         case "large": self.init(content: .jpeg(progressive: false), size: Self.largest, seed: 1)
         case "progressive": self.init(content: .jpeg(progressive: true), size: size, seed: 2)
         case "alpha": self.init(content: .png, size: size, seed: 3)
+        case "rotated": self.init(content: .rotatedJPEG, size: size, seed: 7)
         case "corrupt": self.init(content: .corruptJPEG, size: size, seed: 4)
         case "truncated": self.init(content: .truncated(isPNG ? .png : .jpeg), size: size, seed: 5)
         case "missing": self.init(content: .missing, size: size, seed: 6)
@@ -85,7 +90,7 @@ public struct SandboxImage: Sendable, Hashable {
         return PixelSize(width: parts[0], height: parts[1])
     }
 
-    /// The pixels the file encodes: diagonal gradients, a grid, and, for PNGs, an alpha ramp.
+    /// The pixels the file shows, upright: diagonal gradients, a grid, and, for PNGs, an alpha ramp.
     public var bitmap: Bitmap {
         let width = size.width
         let height = size.height
@@ -116,6 +121,9 @@ public struct SandboxImage: Sendable, Hashable {
             return nil
         case .jpeg(let progressive):
             return try bitmap.jpegData(quality: 85, progressive: progressive)
+        case .rotatedJPEG:
+            let stored = try bitmap.oriented(.left).jpegData(quality: 85)
+            return stored.prefix(2) + Self.exifSegment(orientation: .right) + stored.dropFirst(2)
         case .png:
             return try bitmap.pngData()
         case .corruptJPEG:
@@ -130,5 +138,15 @@ public struct SandboxImage: Sendable, Hashable {
             let full = format == .png ? try bitmap.pngData() : try bitmap.jpegData(quality: 85)
             return full.prefix(full.count / 2)
         }
+    }
+
+    /// An APP1 segment with a big-endian Exif directory holding one entry: the orientation.
+    private static func exifSegment(orientation: ImageOrientation) -> Data {
+        let tiff: [UInt8] =
+            [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1]
+            + [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(orientation.rawValue), 0, 0] + [0, 0, 0, 0]
+        let payload = Array("Exif\0\0".utf8) + tiff
+        let length = payload.count + 2
+        return Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload)
     }
 }

@@ -42,6 +42,23 @@ struct ImageRoutesTests {
         }
     }
 
+    /// A photo stored a quarter turn off comes out upright, full size and as a thumbnail.
+    @Test func rotatedPhotosComeOutUpright() async throws {
+        try await withPipeline { origin, pipeline in
+            let url = origin.appending(path: "images/rotated.jpg")
+            let expected = try #require(SandboxImage(name: "rotated.jpg")).bitmap
+            let full = try await pipeline.response(for: ImageRequest(url: url))
+            #expect(full.original == ImageHeader(format: .jpeg, width: 600, height: 800, orientation: .right))
+            try #require(full.image.width == 800 && full.image.height == 600)
+            let difference = full.image.meanDifference(from: expected)
+            #expect(difference < 4, "mean difference \(difference)")
+            let thumbnail = try await pipeline.image(
+                for: ImageRequest(url: url, processors: [ImageProcessors.Resize(maximumPixelSize: 200)])
+            )
+            #expect(thumbnail.width == 200 && thumbnail.height == 150)
+        }
+    }
+
     @Test func progressiveAndLargeJPEGsDecode() async throws {
         try await withPipeline { origin, pipeline in
             let progressive = try await pipeline.data(
