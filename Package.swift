@@ -166,6 +166,7 @@ let package = Package(
         .testTarget(
             name: "TributaryImagesTests",
             dependencies: [
+                .target(name: "CJPEG", condition: .when(platforms: nonApple)),
                 "DataCacheWriter",
                 "Tributary",
                 "TributaryHTTP",
