@@ -79,26 +79,30 @@ extension Bitmap {
         guard orientation != .up else { return self }
         let (width, height) = (self.width, self.height)
         let upright = orientation.upright(PixelSize(width: width, height: height))
-        // The stored pixel that lands at column x, row y of the upright image.
-        let source: (Int, Int) -> Int
-        switch orientation {
-        case .up: source = { x, y in y * width + x }
-        case .upMirrored: source = { x, y in y * width + (width - 1 - x) }
-        case .down: source = { x, y in (height - 1 - y) * width + (width - 1 - x) }
-        case .downMirrored: source = { x, y in (height - 1 - y) * width + x }
-        case .leftMirrored: source = { x, y in x * width + y }
-        case .right: source = { x, y in (height - 1 - x) * width + y }
-        case .rightMirrored: source = { x, y in (height - 1 - x) * width + (width - 1 - y) }
-        case .left: source = { x, y in x * width + (width - 1 - y) }
-        }
+        // The stored pixel that lands at column x, row y of the upright image is
+        // origin + x * across + y * down: every orientation is such an affine walk.
+        let last = (width: width - 1, height: height - 1)
+        let (origin, across, down): (Int, Int, Int) =
+            switch orientation {
+            case .up: (0, 1, width)
+            case .upMirrored: (last.width, -1, width)
+            case .down: (last.height * width + last.width, -1, -width)
+            case .downMirrored: (last.height * width, 1, -width)
+            case .leftMirrored: (0, width, 1)
+            case .right: (last.height * width, -width, 1)
+            case .rightMirrored: (last.height * width + last.width, -width, -1)
+            case .left: (last.width, width, -1)
+            }
         return pixels.withUnsafeBytes { stored in
             Bitmap(width: upright.width, height: upright.height) { buffer in
                 let target = UnsafeMutableRawBufferPointer(buffer)
                 var offset = 0
                 for y in 0..<upright.height {
-                    for x in 0..<upright.width {
-                        let pixel = stored.loadUnaligned(fromByteOffset: source(x, y) * 4, as: UInt32.self)
+                    var source = origin + y * down
+                    for _ in 0..<upright.width {
+                        let pixel = stored.loadUnaligned(fromByteOffset: source * 4, as: UInt32.self)
                         target.storeBytes(of: pixel, toByteOffset: offset, as: UInt32.self)
+                        source += across
                         offset += 4
                     }
                 }
