@@ -151,6 +151,9 @@ extension ImagePipeline {
                 self.limit = limit
             }
 
+            /// The priority of each job waiting for a slot.
+            var waitingPriorities: [ImageRequest.Priority] { Array(filed.values) }
+
             mutating func append(_ waiter: Waiter, priority: ImageRequest.Priority) {
                 waiting[priority, default: []].append(waiter)
                 filed[waiter.job] = priority
@@ -200,6 +203,10 @@ extension ImagePipeline {
 
         /// The number of jobs in flight, for tests and diagnostics.
         var jobCount: Int { jobs.count }
+
+        /// The priorities of the jobs waiting for a slot, in no particular order, for tests and
+        /// diagnostics.
+        func waitingPriorities(for slot: Slot) -> [ImageRequest.Priority] { queues[slot]!.waitingPriorities }
 
         // MARK: Subscribing
 

@@ -6,13 +6,6 @@ import TributaryImages
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct ImageLoaderTests {
-    /// Waits for `condition`, for long: a full run under the thread sanitizer can keep every
-    /// cooperative thread busy with other suites for many seconds.
-    func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(40)
-        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-    }
-
     @Test func loadsOnTheMainQueue() async throws {
         try await ImageServer.run { base, _ in
             let onMain = DispatchSpecificKey<Bool>()

@@ -195,31 +195,32 @@ struct ImagePipelineTests {
         }
     }
 
+    /// With one download slot held, three waiting downloads start by priority — one of them
+    /// raised while it waits — as the server sees them arrive.
     @Test func waitingWorkStartsInPriorityOrder() async throws {
-        try await ImageServer.run { base, _ in
+        try await ImageServer.run { base, log in
             let pipeline = pipeline(downloads: 1)
-            let order = FinishOrder()
-            let blocker = pipeline.imageTask(with: ImageRequest(url: base.appending(path: "slow/10.jpg")))
-            try await Task.sleep(for: .milliseconds(100))
+            let blocker = pipeline.imageTask(with: ImageRequest(url: base.appending(path: "held/10.jpg")))
+            try await waitUntil { log.count("/held/10.jpg") == 1 }
             var tasks: [ImageTask] = []
             for (name, priority) in [
                 ("low", ImageRequest.Priority.low), ("normal", .normal), ("raised", .veryLow),
             ] {
-                let task = pipeline.imageTask(
-                    with: ImageRequest(url: base.appending(path: "img/\(name).jpg"), priority: priority)
+                tasks.append(
+                    pipeline.imageTask(
+                        with: ImageRequest(url: base.appending(path: "img/\(name).jpg"), priority: priority)
+                    )
                 )
-                tasks.append(task)
-                Task {
-                    _ = try? await task.response
-                    order.names.withLock { $0.append(name) }
-                }
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try await waitUntil { await pipeline.coordinator.waitingPriorities(for: .download).count == 3 }
             tasks[2].priority = .veryHigh
+            try await waitUntil {
+                await pipeline.coordinator.waitingPriorities(for: .download).contains(.veryHigh)
+            }
+            log.release()
             _ = try await blocker.response
-            for task in tasks { _ = try? await task.response }
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(order.names.withLock { $0 } == ["raised", "normal", "low"])
+            for task in tasks { _ = try await task.response }
+            #expect(log.arrivals == ["/held/10.jpg", "/img/raised.jpg", "/img/normal.jpg", "/img/low.jpg"])
         }
     }
 
@@ -257,9 +258,4 @@ struct ImagePipelineTests {
             #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.completed <= $1.completed })
         }
     }
-}
-
-/// The order tasks finished in.
-final class FinishOrder: Sendable {
-    let names = Locked<[String]>([])
 }

@@ -9,13 +9,36 @@ import TributaryTestSupport
 /// - `/img/N.jpg`: a 64×48 JPEG, different for each N.
 /// - `/slow/N.jpg`: the same image, sent in 64 pieces 40 ms apart; the log notes when the
 ///   client goes away before the end.
+/// - `/held/N.jpg`: the same image, sent once the test calls ``Log/release()`` (at the latest
+///   when the test ends).
 /// - `/missing.jpg`: 404 with a JSON message. `/corrupt.jpg`: not an image.
 struct ImageServer {
     final class Log: Sendable {
-        private let state = Locked<(hits: [String: Int], aborted: Set<String>)>(([:], []))
+        private let state = Locked<(hits: [String: Int], arrivals: [String], aborted: Set<String>)>(
+            ([:], [], [])
+        )
+        private let released = Locked(false)
 
         func hit(_ path: String) {
-            state.withLock { $0.hits[path, default: 0] += 1 }
+            state.withLock { state in
+                state.hits[path, default: 0] += 1
+                state.arrivals.append(path)
+            }
+        }
+
+        /// Every request's path, in the order the server received them.
+        var arrivals: [String] { state.withLock { $0.arrivals } }
+
+        /// Lets the held responses go, now and later.
+        func release() {
+            released.withLock { $0 = true }
+        }
+
+        /// Returns once ``release()`` has been called.
+        func untilReleased() async {
+            while !released.withLock({ $0 }) {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
         }
 
         func abort(_ path: String) {
@@ -45,7 +68,10 @@ struct ImageServer {
         _ body: (URL, Log) async throws -> Result
     ) async throws -> Result {
         let log = Log()
-        return try await withLoopbackServer(router(log)) { try await body($0, log) }
+        return try await withLoopbackServer(router(log)) { url in
+            defer { log.release() }
+            return try await body(url, log)
+        }
     }
 
     private static func number(_ context: BasicRequestContext) -> Int {
@@ -84,6 +110,15 @@ struct ImageServer {
                         throw error
                     }
                 }
+            )
+        }
+        router.get("held/:name") { request, context in
+            log.hit(request.uri.path)
+            await log.untilReleased()
+            return Response(
+                status: .ok,
+                headers: [.contentType: "image/jpeg"],
+                body: .init(byteBuffer: ByteBuffer(bytes: jpeg(number(context))))
             )
         }
         router.get("missing.jpg") { request, _ in
