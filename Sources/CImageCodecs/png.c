@@ -1,5 +1,5 @@
-// PNG through libpng's simplified API, which handles every colour type and bit depth and
-// reports errors as return values.
+// PNG through libpng: headers and encoding with its simplified API, which reports errors as
+// return values; decoding with the full API and transforms of our choosing.
 #include "ImageCodecs.h"
 
 #include <setjmp.h>
@@ -82,25 +82,22 @@ static void tic_png_warning(png_structp png, png_const_charp message) {
 }
 
 // The full libpng API rather than the simplified one: the simplified reader mixes up the rows
-// of Adam7-interlaced 16-bit images.
+// of Adam7-interlaced 16-bit images, and takes 16-bit samples without a colour space for linear.
 int tic_png_decode_rgba(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height,
                         tic_error *error) {
     tic_png_reader reader = {data, size, 0, 0, error, {{0}}};
     error->status = TIC_OK;
     error->message[0] = '\0';
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader, tic_png_error, tic_png_warning);
-    if (png == NULL) {
+    png_infop info = png == NULL ? NULL : png_create_info_struct(png);
+    if (info == NULL) {
         error->status = TIC_OUT_OF_MEMORY;
         snprintf(error->message, sizeof error->message, "libpng could not start");
+        png_destroy_read_struct(&png, NULL, NULL);
         return 0;
     }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL || setjmp(reader.jump)) {
-        if (info == NULL) {
-            error->status = TIC_OUT_OF_MEMORY;
-            snprintf(error->message, sizeof error->message, "libpng could not start");
-        }
-        png_destroy_read_struct(&png, info == NULL ? NULL : &info, NULL);
+    if (setjmp(reader.jump)) {
+        png_destroy_read_struct(&png, &info, NULL);
         return 0;
     }
     png_set_read_fn(png, &reader, tic_png_read);

@@ -122,9 +122,8 @@ struct ImagesCommand: AsyncParsableCommand {
             let image = response.image
             let original = response.original
             var line = response.request.url.absoluteString
-            let upright = original?.uprightSize
-            if let original, let upright { line += "  \(original.format) \(upright)" }
-            if upright.map({ $0.width != image.width || $0.height != image.height }) ?? true {
+            if let original { line += "  \(original.format) \(original.uprightSize)" }
+            if original?.uprightSize != PixelSize(width: image.width, height: image.height) {
                 line += " → \(image.width)×\(image.height)"
             }
             guard let directory else { return line }

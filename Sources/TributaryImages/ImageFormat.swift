@@ -106,7 +106,7 @@ public struct ImageHeader: Sendable, Hashable {
         guard let format = ImageFormat(sniffing: data) else { throw .unrecognizedFormat }
         let bytes = ByteReader(data)
         let size: (width: Int, height: Int)?
-        var orientation = ImageOrientation.up
+        var orientation: ImageOrientation?
         switch format {
         case .jpeg: size = try Self.jpegSize(bytes, orientation: &orientation)
         case .png: size = bytes.uint32(at: 16).flatMap { w in bytes.uint32(at: 20).map { (Int(w), Int($0)) } }
@@ -120,16 +120,15 @@ public struct ImageHeader: Sendable, Hashable {
         guard size.width > 0, size.height > 0 else {
             throw .corrupt("the \(format) header states a size of \(size.width)×\(size.height)")
         }
-        self.init(format: format, width: size.width, height: size.height, orientation: orientation)
+        self.init(format: format, width: size.width, height: size.height, orientation: orientation ?? .up)
     }
 
     /// Walks the JPEG markers to the first start-of-frame segment, taking the orientation
     /// from the first Exif segment that states one.
     private static func jpegSize(
         _ bytes: ByteReader,
-        orientation: inout ImageOrientation
+        orientation: inout ImageOrientation?
     ) throws(ImageDecodingError) -> (Int, Int)? {
-        var foundOrientation = false
         var offset = 2
         while offset < bytes.count {
             guard bytes[offset] == 0xFF else { throw .corrupt("JPEG marker expected at byte \(offset)") }
@@ -142,14 +141,11 @@ public struct ImageHeader: Sendable, Hashable {
                 throw .corrupt("JPEG has no frame header before its image data")
             }
             guard let length = bytes.uint16(at: offset), length >= 2 else { return nil }
-            if marker == 0xE1, !foundOrientation,
-                let stated = ImageOrientation(
+            if marker == 0xE1, orientation == nil {
+                orientation = ImageOrientation(
                     exif: bytes,
                     in: (offset + 2)..<min(offset + Int(length), bytes.count)
                 )
-            {
-                orientation = stated
-                foundOrientation = true
             }
             let isFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
             if isFrame {

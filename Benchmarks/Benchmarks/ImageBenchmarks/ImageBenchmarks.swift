@@ -141,48 +141,36 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: 1,000 cold loads
 
     // The whole load, then each half of it on its own: the download alone, and the decoding
-    // alone (which no schedule can spread over more cores than the machine has).
+    // alone (which no schedule can spread over more cores than the machine has). CPU time beside
+    // wall time shows how busy the cores are.
+    let coldConfiguration = configuration([.wallClock, .cpuTotal, .throughput])
     let coldPipeline = ImagePipeline(
         configuration: .init(dataLoader: DataLoader(transport: transport), imageCache: nil)
     )
-    Benchmark(
-        "ColdLoads1000/ImagePipeline",
-        configuration: configuration([.wallClock, .cpuTotal, .throughput])
-    ) { benchmark in
+    Benchmark("ColdLoads1000/ImagePipeline", configuration: coldConfiguration) { benchmark in
         let pixels = try await coldLoads(benchmark) { try await coldPipeline.image(for: $0).width }
         precondition(pixels == 480_000, "every image decoded")
     }
-    Benchmark(
-        "ColdLoads1000/URLSession sequential fetch+decode",
-        configuration: configuration([.wallClock, .cpuTotal, .throughput])
-    ) {
+    Benchmark("ColdLoads1000/URLSession sequential fetch+decode", configuration: coldConfiguration) {
         benchmark in
         let pixels = try await sequentialLoads(benchmark) {
             try ImageDecoder().decode($0, minimumSize: nil).width
         }
         precondition(pixels == 480_000, "every image decoded")
     }
-    Benchmark(
-        "ColdLoads1000 download only/ImagePipeline.data(for:)",
-        configuration: configuration([.wallClock, .cpuTotal, .throughput])
-    ) {
+    Benchmark("ColdLoads1000 download only/ImagePipeline.data(for:)", configuration: coldConfiguration) {
         benchmark in
         let bytes = try await coldLoads(benchmark) {
             try await coldPipeline.data(for: ImageRequest(url: $0)).count
         }
         precondition(bytes == smallJPEGs.reduce(0) { $0 + $1.count } * 10, "every image fetched")
     }
-    Benchmark(
-        "ColdLoads1000 download only/URLSession sequential fetch",
-        configuration: configuration([.wallClock, .cpuTotal, .throughput])
-    ) { benchmark in
+    Benchmark("ColdLoads1000 download only/URLSession sequential fetch", configuration: coldConfiguration) {
+        benchmark in
         let bytes = try await sequentialLoads(benchmark) { $0.count }
         precondition(bytes == smallJPEGs.reduce(0) { $0 + $1.count } * 10, "every image fetched")
     }
-    Benchmark(
-        "ColdLoads1000 decode only/ImageDecoder on one thread",
-        configuration: configuration([.wallClock, .cpuTotal, .throughput])
-    ) {
+    Benchmark("ColdLoads1000 decode only/ImageDecoder on one thread", configuration: coldConfiguration) {
         benchmark in
         var pixels = 0
         for index in 0..<1_000 {

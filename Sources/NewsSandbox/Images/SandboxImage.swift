@@ -9,8 +9,8 @@ public import TributaryImages
 /// corrupt or truncated file, and a few with 404. Named fixtures cover each case on purpose:
 /// `large.jpg` (4000×3000), `progressive.jpg`, `alpha.png`, `rotated.jpg` (a photo stored a
 /// quarter turn off, with the EXIF orientation that turns it upright), `corrupt.jpg`,
-/// `truncated.jpg`, `truncated.png`, `missing.jpg`. Any image takes `?size=WxH` (up to 4000×3000) to choose its
-/// size, and JPEGs take `?progressive=1`.
+/// `truncated.jpg`, `truncated.png`, `missing.jpg`. Any image takes `?size=WxH` (up to
+/// 4000×3000) to choose its size, and JPEGs take `?progressive=1`.
 public struct SandboxImage: Sendable, Hashable {
     /// What the file holds.
     public enum Content: Sendable, Hashable {
@@ -90,7 +90,8 @@ public struct SandboxImage: Sendable, Hashable {
         return PixelSize(width: parts[0], height: parts[1])
     }
 
-    /// The pixels the file shows, upright: diagonal gradients, a grid, and, for PNGs, an alpha ramp.
+    /// The pixels the file shows, upright: diagonal gradients, a grid, and, for PNGs, an alpha
+    /// ramp.
     public var bitmap: Bitmap {
         let width = size.width
         let height = size.height

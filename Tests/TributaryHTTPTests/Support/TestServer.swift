@@ -31,24 +31,10 @@ struct TestServer {
             hits.withLock { $0[key, default: 0] }
         }
 
-        private let released = Mutex(false)
-
-        /// Waits for `duration`, or until the test is over, whichever comes first; true when the
-        /// whole duration passed. A long hold lets a test judge a client by the server's clock,
-        /// however loaded the machine, without its server waiting that long to shut down.
-        func hold(for duration: Duration) async -> Bool {
-            let end = ContinuousClock.now + duration
-            while ContinuousClock.now < end {
-                if released.withLock({ $0 }) { return false }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return true
-        }
-
-        /// Ends every hold, now and later.
-        func release() {
-            released.withLock { $0 = true }
-        }
+        /// Opened when the test is over. A long hold at it lets a test judge a client by the
+        /// server's clock, however loaded the machine, without the server waiting that long to
+        /// shut down.
+        let testOver = Gate()
     }
 
     static let articlesPage = """
@@ -65,7 +51,7 @@ struct TestServer {
     static func run<Result: Sendable>(_ body: (URL, Log) async throws -> Result) async throws -> Result {
         let log = Log()
         return try await withLoopbackServer(router(log)) { url in
-            defer { log.release() }
+            defer { log.testOver.open() }
             return try await body(url, log)
         }
     }
@@ -196,7 +182,7 @@ struct TestServer {
         router.get("slow") { request, _ in
             _ = log.hit(key(request))
             // Logs "slow done" when the whole 30 s have passed; ends early when the test is over.
-            if await log.hold(for: .seconds(30)) { _ = log.hit("slow done") }
+            if await !log.testOver.wait(upTo: .seconds(30)) { _ = log.hit("slow done") }
             return json(articlesPage)
         }
         router.get("large") { request, _ in
@@ -244,7 +230,7 @@ struct TestServer {
         }
         router.get("hang") { request, _ in
             _ = log.hit(key(request))
-            if await log.hold(for: .seconds(30)) { _ = log.hit("hang done") }
+            if await !log.testOver.wait(upTo: .seconds(30)) { _ = log.hit("hang done") }
             return json(articlesPage)
         }
         return router

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tributary
 import TributaryImages
+import TributaryTestSupport
 
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
@@ -79,10 +80,7 @@ struct ImagePrefetcherTests {
             let prefetcher = ImagePrefetcher(pipeline: pipeline, maximumConcurrentRequests: 2)
             let requests = (0..<10).map { ImageRequest(url: base.appending(path: "img/\($0).jpg")) }
             prefetcher.startPrefetching(with: requests + requests)
-            let deadline = ContinuousClock.now + .seconds(40)
-            while prefetcher.pendingCount > 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            try await waitUntil { prefetcher.pendingCount == 0 }
             #expect(requests.allSatisfy { pipeline.cachedImage(for: $0) != nil })
             #expect(log.total == 10)
             prefetcher.startPrefetching(with: requests)
@@ -95,17 +93,13 @@ struct ImagePrefetcherTests {
             let prefetcher = ImagePrefetcher(pipeline: ImagePipeline(), destination: .diskCache)
             let requests = (20..<24).map { ImageRequest(url: base.appending(path: "slow/\($0).jpg")) }
             prefetcher.startPrefetching(with: requests)
-            let started = ContinuousClock.now + .seconds(40)
-            while log.count("/slow/20.jpg") == 0, ContinuousClock.now < started {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await waitUntil { log.count("/slow/20.jpg") > 0 }
             prefetcher.stopPrefetching()
             #expect(prefetcher.pendingCount == 0)
             // Whatever had reached the server is abandoned; nothing else starts.
             let paths = requests.map(\.url.path)
             func settled() -> Bool { paths.allSatisfy { log.count($0) == 0 || log.wasAborted($0) } }
-            let deadline = ContinuousClock.now + .seconds(40)
-            while !settled(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            try await waitUntil { settled() }
             #expect(settled())
             #expect(log.count("/slow/20.jpg") == 1 && log.wasAborted("/slow/20.jpg"))
             #expect(log.count("/slow/22.jpg") == 0 && log.count("/slow/23.jpg") == 0)

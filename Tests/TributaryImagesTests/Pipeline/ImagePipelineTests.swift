@@ -217,7 +217,7 @@ struct ImagePipelineTests {
             try await waitUntil {
                 await pipeline.coordinator.waitingPriorities(for: .download).contains(.veryHigh)
             }
-            log.release()
+            log.held.open()
             _ = try await blocker.response
             for task in tasks { _ = try await task.response }
             #expect(log.arrivals == ["/held/10.jpg", "/img/raised.jpg", "/img/normal.jpg", "/img/low.jpg"])

@@ -9,44 +9,28 @@ import TributaryTestSupport
 /// - `/img/N.jpg`: a 64×48 JPEG, different for each N.
 /// - `/slow/N.jpg`: the same image, sent in 64 pieces 40 ms apart; the log notes when the
 ///   client goes away before the end.
-/// - `/held/N.jpg`: the same image, sent once the test calls ``Log/release()`` (at the latest
-///   when the test ends).
+/// - `/held/N.jpg`: the same image, sent once the test opens ``Log/held`` (at the latest when
+///   the test ends).
 /// - `/missing.jpg`: 404 with a JSON message. `/corrupt.jpg`: not an image.
 struct ImageServer {
     final class Log: Sendable {
-        private let state = Locked<(hits: [String: Int], arrivals: [String], aborted: Set<String>)>(
-            ([:], [], [])
-        )
-        private let released = Locked(false)
+        private let state = Locked<(arrivals: [String], aborted: Set<String>)>(([], []))
+        /// Where `/held/` responses wait.
+        let held = Gate()
 
         func hit(_ path: String) {
-            state.withLock { state in
-                state.hits[path, default: 0] += 1
-                state.arrivals.append(path)
-            }
+            state.withLock { $0.arrivals.append(path) }
         }
 
         /// Every request's path, in the order the server received them.
         var arrivals: [String] { state.withLock { $0.arrivals } }
 
-        /// Lets the held responses go, now and later.
-        func release() {
-            released.withLock { $0 = true }
-        }
-
-        /// Returns once ``release()`` has been called.
-        func untilReleased() async {
-            while !released.withLock({ $0 }) {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-        }
-
         func abort(_ path: String) {
             _ = state.withLock { $0.aborted.insert(path) }
         }
 
-        func count(_ path: String) -> Int { state.withLock { $0.hits[path, default: 0] } }
-        var total: Int { state.withLock { $0.hits.values.reduce(0, +) } }
+        func count(_ path: String) -> Int { state.withLock { $0.arrivals.count(where: { $0 == path }) } }
+        var total: Int { state.withLock { $0.arrivals.count } }
         func wasAborted(_ path: String) -> Bool { state.withLock { $0.aborted.contains(path) } }
     }
 
@@ -69,7 +53,7 @@ struct ImageServer {
     ) async throws -> Result {
         let log = Log()
         return try await withLoopbackServer(router(log)) { url in
-            defer { log.release() }
+            defer { log.held.open() }
             return try await body(url, log)
         }
     }
@@ -114,7 +98,7 @@ struct ImageServer {
         }
         router.get("held/:name") { request, context in
             log.hit(request.uri.path)
-            await log.untilReleased()
+            await log.held.wait()
             return Response(
                 status: .ok,
                 headers: [.contentType: "image/jpeg"],

@@ -1,0 +1,33 @@
+/// Waits for `condition`, for long: a full run under the thread sanitizer can keep every
+/// cooperative thread busy with other suites for many seconds.
+public func waitUntil(
+    isolation: isolated (any Actor)? = #isolation,
+    _ condition: () async -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + .seconds(40)
+    while await !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+}
+
+/// A gate that test servers hold responses at until the test opens it, so that the test
+/// decides when they go and a server never outlives its test waiting.
+public final class Gate: Sendable {
+    private let isOpen = Locked(false)
+
+    public init() {}
+
+    /// Opens the gate, for those waiting now and later.
+    public func open() {
+        isOpen.withLock { $0 = true }
+    }
+
+    /// Waits until the gate opens, or until `limit` has passed; true when it opened.
+    @discardableResult
+    public func wait(upTo limit: Duration = .seconds(3_600)) async -> Bool {
+        let end = ContinuousClock.now + limit
+        while !isOpen.withLock({ $0 }) {
+            guard ContinuousClock.now < end else { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+}
