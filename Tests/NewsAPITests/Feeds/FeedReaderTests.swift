@@ -1,5 +1,6 @@
 import Foundation
 import NewsAPI
+import NewsSandbox
 import Testing
 import Tributary
 import TributaryTestSupport
@@ -190,7 +191,7 @@ import TributaryTestSupport
     }
 
     @Test func neverCrashesOnRandomBytesOrMangledFeeds() {
-        var random = SystemRandomNumberGenerator()
+        var random = SeededGenerator(seed: 0x5EED)
         let sources = [FeedCorpus.rss, FeedCorpus.atom, FeedCorpus.rdf].map { Array($0.utf8) }
         // Pieces of markup Foundation's parser is fragile around on Linux.
         let fragments = [

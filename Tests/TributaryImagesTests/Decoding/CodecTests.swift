@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Testing
 import TributaryImages
 
@@ -165,7 +166,7 @@ struct CodecTests {
             try Bitmap.pattern(width: 64, height: 48).jpegData(progressive: true),
             try Bitmap.pattern(width: 64, height: 48, alpha: true).pngData(),
         ]
-        var random = SystemRandomNumberGenerator()
+        var random = Xoshiro(seed: (0x5EED, 7, 8, 9))
         var failures = 0
         for source in sources {
             for _ in 0..<150 {

@@ -1,5 +1,6 @@
 import CImageCodecs
 import Foundation
+import PropertyBased
 import Testing
 
 @testable import TributaryImages
@@ -148,7 +149,7 @@ struct DCDecodeTests {
     @Test func damagedDataIsDeclinedOrDecodedNeverOverrun() throws {
         // Every mutation either decodes to the 1/8 size or is left to libjpeg; none reads or
         // writes out of bounds (the address sanitizer checks the same loop).
-        var random = SystemRandomNumberGenerator()
+        var random = Xoshiro(seed: (0x5EED, 1, 2, 3))
         var declined = 0
         for layout in [Layout(), Layout(restartInterval: 2), Layout(grayscale: true)] {
             for progressive in [false, true] {

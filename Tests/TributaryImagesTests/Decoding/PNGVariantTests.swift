@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Testing
 import TributaryImages
 
@@ -93,7 +94,7 @@ struct PNGVariantTests {
     /// size, never as a crash or an overrun.
     @Test(arguments: variants)
     func damageBehindValidChecksumsIsRefusedOrDecoded(variant: Variant) throws {
-        var random = SystemRandomNumberGenerator()
+        var random = Xoshiro(seed: (0x5EED, 4, 5, 6))
         var refused = 0
         for round in 0..<40 {
             var png = RawPNG(
