@@ -77,7 +77,8 @@ public struct ImageHeader: Sendable, Hashable {
     public var width: Int
     /// Height in pixels, as the header states it.
     public var height: Int
-    /// How the stored pixels turn to show the image upright: a JPEG's EXIF orientation.
+    /// How the stored pixels turn to show the image upright: the EXIF orientation of a JPEG's
+    /// Exif segment or of a PNG's eXIf chunk ahead of its image data.
     public var orientation: ImageOrientation
 
     /// The size of the image shown upright: ``width`` and ``height``, swapped when the
@@ -109,7 +110,9 @@ public struct ImageHeader: Sendable, Hashable {
         var orientation: ImageOrientation?
         switch format {
         case .jpeg: size = try Self.jpegSize(bytes, orientation: &orientation)
-        case .png: size = bytes.uint32(at: 16).flatMap { w in bytes.uint32(at: 20).map { (Int(w), Int($0)) } }
+        case .png:
+            size = bytes.uint32(at: 16).flatMap { w in bytes.uint32(at: 20).map { (Int(w), Int($0)) } }
+            orientation = Self.pngOrientation(bytes)
         case .gif:
             size = bytes.uint16LE(at: 6).flatMap { w in bytes.uint16LE(at: 8).map { (Int(w), Int($0)) } }
         case .webp: size = Self.webpSize(bytes)
@@ -156,6 +159,23 @@ public struct ImageHeader: Sendable, Hashable {
                 return (Int(width), Int(height))
             }
             offset += Int(length)
+        }
+        return nil
+    }
+
+    /// Walks the PNG chunks after the header up to the image data, taking the orientation from
+    /// an eXIf chunk. The PNG specification places eXIf before the image data and lets decoders
+    /// ignore one after it, which is not looked for.
+    private static func pngOrientation(_ bytes: ByteReader) -> ImageOrientation? {
+        var offset = 8
+        while let length = bytes.uint32(at: offset), let type = bytes.ascii(at: offset + 4, count: 4) {
+            let data = offset + 8
+            switch type {
+            case "eXIf":
+                return ImageOrientation(pngExif: bytes, in: data..<min(data + Int(length), bytes.count))
+            case "IDAT", "IEND": return nil
+            default: offset = data + Int(length) + 4
+            }
         }
         return nil
     }

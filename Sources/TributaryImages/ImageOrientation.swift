@@ -2,7 +2,7 @@
 /// with the values and names of the TIFF tag.
 ///
 /// Cameras store pixels as the sensor read them and record how the camera was held;
-/// ``ImageDecoder`` turns JPEGs upright with ``Bitmap/oriented(_:)``, as browsers do.
+/// ``ImageDecoder`` turns JPEGs and PNGs upright with ``Bitmap/oriented(_:)``, as browsers do.
 public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
     /// Shown as stored.
     case up = 1
@@ -31,13 +31,31 @@ public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
 
     /// The orientation an APP1 Exif segment's first image directory states, or nil when it
     /// states none or none that makes sense; `range` is the segment's payload.
-    ///
-    /// Every offset is checked against the segment: a hostile one reads nothing outside it.
     init?(exif bytes: ByteReader, in range: Range<Int>) {
-        let tiff = range.lowerBound + 6
-        guard bytes.matches(Array("Exif\0\0".utf8), at: range.lowerBound), tiff + 8 <= range.upperBound else {
-            return nil
-        }
+        guard let tiff = Self.skippingExifHeader(bytes, range) else { return nil }
+        self.init(tiff: bytes, in: tiff)
+    }
+
+    /// The orientation a PNG eXIf chunk's first image directory states; `range` is the
+    /// chunk's data. The chunk holds the TIFF structure alone, but some writers put an Exif
+    /// segment's header in front, which is passed over.
+    init?(pngExif bytes: ByteReader, in range: Range<Int>) {
+        self.init(tiff: bytes, in: Self.skippingExifHeader(bytes, range) ?? range)
+    }
+
+    /// What follows the "Exif\0\0" that starts `range`, or nil when it does not start so.
+    private static func skippingExifHeader(_ bytes: ByteReader, _ range: Range<Int>) -> Range<Int>? {
+        let header = Array("Exif\0\0".utf8)
+        guard range.count >= header.count, bytes.matches(header, at: range.lowerBound) else { return nil }
+        return (range.lowerBound + header.count)..<range.upperBound
+    }
+
+    /// The orientation the first image directory of the TIFF structure in `range` states.
+    ///
+    /// Every offset is checked against the range: a hostile one reads nothing outside it.
+    private init?(tiff bytes: ByteReader, in range: Range<Int>) {
+        let tiff = range.lowerBound
+        guard tiff + 8 <= range.upperBound else { return nil }
         let littleEndian: Bool
         if bytes.matches([0x49, 0x49, 0x2A, 0x00], at: tiff) {
             littleEndian = true

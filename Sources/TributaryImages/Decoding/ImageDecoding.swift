@@ -66,7 +66,7 @@ public struct ImageDecoder: ImageDecoding {
             return try JPEGCodec.decode(data, eighths: eighths, maximumScans: maximumProgressiveScans)
                 .oriented(header.orientation)
         case .png:
-            return try PNGCodec.decode(data)
+            return try PNGCodec.decode(data).oriented(header.orientation)
         default:
             #if canImport(ImageIO) && !canImport(CImageCodecs)
                 return try ImageIOCodec.decode(data)

@@ -95,6 +95,47 @@ struct OrientationTests {
         #expect(decoded.width == 40 && decoded.height == 24)
     }
 
+    // MARK: PNG
+
+    /// A PNG's eXIf chunk holds the TIFF structure alone; in either byte order, and behind the
+    /// Exif header some writers put in front, it turns the decoded image exactly as a JPEG's.
+    @Test(arguments: ImageOrientation.allCases, [false, true])
+    func pngsTurnUprightByTheirExifChunk(orientation: ImageOrientation, littleEndian: Bool) throws {
+        let tiff = Self.tiff(littleEndian: littleEndian, value: orientation.rawValue)
+        for payload in [Array(tiff.dropFirst(6)), tiff] {
+            let data = Self.png(exif: payload)
+            let header = try ImageHeader(data: data)
+            #expect(header.orientation == orientation)
+            #expect(header.uprightSize == orientation.upright(PixelSize(width: 5, height: 3)))
+            #expect(try Bitmap(decoding: data) == Bitmap(decoding: Self.png(exif: nil)).oriented(orientation))
+        }
+    }
+
+    /// An eXIf chunk behind the image data is not looked for, and lying ones state nothing;
+    /// either way the PNG decodes as stored.
+    @Test(arguments: [
+        (OrientationTests.tiff(littleEndian: false, value: 6), true),
+        (Array(OrientationTests.tiff(littleEndian: true, directoryOffset: 0xFFFF_FFF0).dropFirst(6)), false),
+        (Array(OrientationTests.tiff(littleEndian: false, entries: 0xFFFF).dropFirst(6)), false),
+        (Array(OrientationTests.tiff(littleEndian: true, value: 9).dropFirst(6)), false),
+        (Array(OrientationTests.tiff(littleEndian: true, value: 6).dropFirst(6).prefix(12)), false),
+        (Array("Exif\0\0".utf8), false),
+        (Array("MM".utf8), false),
+    ])
+    func pngExifThatCannotBeUsedStatesNoOrientation(payload: [UInt8], afterImageData: Bool) throws {
+        let data = Self.png(exif: payload, afterImageData: afterImageData)
+        #expect(try ImageHeader(data: data).orientation == .up)
+        #expect(try Bitmap(decoding: data) == Bitmap(decoding: Self.png(exif: nil)))
+    }
+
+    /// A 5×3 RGB PNG whose pixels all differ, with an eXIf chunk carrying `exif`.
+    static func png(exif: [UInt8]?, afterImageData: Bool = false) -> Data {
+        var png = RawPNG(width: 5, height: 3, colorType: .rgb, bitDepth: 8)
+        png.exif = exif
+        png.exifAfterImageData = afterImageData
+        return png.data { x, y in [x * 50, y * 100, 255 - x * 10 - y * 20] }
+    }
+
     // MARK: Files
 
     static func jpeg(

@@ -48,6 +48,10 @@ struct RawPNG {
     /// Changes the filtered scanlines before they are compressed: damage that the chunk CRCs
     /// and the zlib checksum do not catch, for the decoder itself to meet.
     var damage: ((inout Data) -> Void)?
+    /// The data of an eXIf chunk, written ahead of the image data or, with
+    /// `exifAfterImageData`, behind it.
+    var exif: [UInt8]?
+    var exifAfterImageData = false
 
     /// The file, with each pixel's samples (one per channel; a palette index for `.palette`)
     /// taken from `samples`.
@@ -72,9 +76,15 @@ struct RawPNG {
                 Self.appendChunk("tRNS", Data(paletteAlphas), to: &file)
             }
         }
+        if let exif, !exifAfterImageData {
+            Self.appendChunk("eXIf", Data(exif), to: &file)
+        }
         var lines = scanlines(samples)
         damage?(&lines)
         Self.appendChunk("IDAT", Self.zlibStored(lines), to: &file)
+        if let exif, exifAfterImageData {
+            Self.appendChunk("eXIf", Data(exif), to: &file)
+        }
         Self.appendChunk("IEND", Data(), to: &file)
         return file
     }
