@@ -11,20 +11,23 @@ public func waitUntil(
 /// A gate that test servers hold responses at until the test opens it, so that the test
 /// decides when they go and a server never outlives its test waiting.
 public final class Gate: Sendable {
-    private let isOpen = Locked(false)
+    private let state = Locked(false)
 
     public init() {}
 
+    /// Whether the gate has opened.
+    public var isOpen: Bool { state.withLock { $0 } }
+
     /// Opens the gate, for those waiting now and later.
     public func open() {
-        isOpen.withLock { $0 = true }
+        state.withLock { $0 = true }
     }
 
     /// Waits until the gate opens, or until `limit` has passed; true when it opened.
     @discardableResult
     public func wait(upTo limit: Duration = .seconds(3_600)) async -> Bool {
         let end = ContinuousClock.now + limit
-        while !isOpen.withLock({ $0 }) {
+        while !isOpen {
             guard ContinuousClock.now < end else { return false }
             try? await Task.sleep(for: .milliseconds(10))
         }

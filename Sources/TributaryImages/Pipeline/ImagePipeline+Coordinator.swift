@@ -204,6 +204,13 @@ extension ImagePipeline {
         /// The number of jobs in flight, for tests and diagnostics.
         var jobCount: Int { jobs.count }
 
+        /// The number of callers waiting for a job, for tests and diagnostics.
+        var callerCount: Int {
+            jobs.values.reduce(0) { count, job in
+                count + job.subscribers.values.count { if case .caller = $0 { true } else { false } }
+            }
+        }
+
         /// The priorities of the jobs waiting for a slot, in no particular order, for tests and
         /// diagnostics.
         func waitingPriorities(for slot: Slot) -> [ImageRequest.Priority] { queues[slot]!.waitingPriorities }

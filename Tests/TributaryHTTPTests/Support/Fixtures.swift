@@ -45,13 +45,16 @@ let predictableRetries = RetryPolicy(
     jitter: { $0 }
 )
 
+/// A client of the test server. Its timeout is generous: under the thread sanitizer, with every
+/// suite running on two cores, an exchange can wait seconds for a thread. Tests of timeouts set
+/// their own.
 func makeClient(
     _ baseURL: URL,
     _ transport: any HTTPTransporting,
     clock: ImmediateClock = ImmediateClock(),
     retryPolicy: RetryPolicy = predictableRetries,
     middleware: [any APIMiddleware] = [],
-    timeout: Duration = .seconds(20),
+    timeout: Duration = .seconds(120),
     maximumResponseBodySize: Int = 10 << 20
 ) -> APIClient {
     APIClient(

@@ -62,6 +62,9 @@ struct ImagePipelineTests {
                     processors: [ImageProcessors.Crop(x: 0, y: 0, width: 8, height: 8)]
                 )
             )
+            // The download goes on until both callers wait for it.
+            try await waitUntil { await pipeline.coordinator.callerCount == 2 }
+            log.held.open()
             let (a, b) = try await (small, crop)
             #expect(a.width == 16 && a.height == 12)
             #expect(b.width == 8 && b.height == 8)
@@ -75,9 +78,12 @@ struct ImagePipelineTests {
             let url = base.appending(path: "slow/2.jpg")
             let first = Task { try await pipeline.image(for: url) }
             let second = Task { try await pipeline.image(for: url) }
-            try await Task.sleep(for: .milliseconds(300))
+            try await waitUntil {
+                await pipeline.coordinator.callerCount == 2 && log.count("/slow/2.jpg") == 1
+            }
             first.cancel()
             await #expect(throws: ImagePipeline.Error.self) { try await first.value }
+            log.held.open()
             let image = try await second.value
             #expect(image.width == 64)
             #expect(log.count("/slow/2.jpg") == 1)
@@ -95,15 +101,15 @@ struct ImagePipelineTests {
                     for: ImageRequest(url: url, processors: [ImageProcessors.Resize(maximumPixelSize: 8)])
                 )
             }
-            try await Task.sleep(for: .milliseconds(300))
+            try await waitUntil {
+                await pipeline.coordinator.callerCount == 2 && log.count("/slow/3.jpg") == 1
+            }
             first.cancel()
             second.cancel()
             let error = await #expect(throws: ImagePipeline.Error.self) { try await second.value }
             #expect(error?.isCancellation == true)
             // The server notices the client hung up: the cancellation reached the transport.
-            for _ in 0..<100 where !log.wasAborted("/slow/3.jpg") {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            try await waitUntil { log.wasAborted("/slow/3.jpg") }
             #expect(log.wasAborted("/slow/3.jpg"))
             #expect(await pipeline.coordinator.jobCount == 0)
         }
@@ -232,26 +238,31 @@ struct ImagePipelineTests {
             #expect(log.total == 0, "nothing is loaded before a subscriber asks")
             let recorder = Recorder<ImageResponse, Int, TestError>(demand: .unlimited) { $0.image.width }
             publisher.mapError { _ in TestError.boom }.subscribe(recorder)
-            for _ in 0..<200 where recorder.events.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
+            try await waitUntil { recorder.events.count >= 3 }
             #expect(recorder.events == [.subscription, .value(64), .finished])
 
             let slow = pipeline.publisher(for: ImageRequest(url: base.appending(path: "slow/12.jpg")))
             let subscription = slow.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
-            try await Task.sleep(for: .milliseconds(300))
+            try await waitUntil { log.count("/slow/12.jpg") == 1 }
             subscription.cancel()
-            for _ in 0..<100 where !log.wasAborted("/slow/12.jpg") {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            try await waitUntil { log.wasAborted("/slow/12.jpg") }
             #expect(log.wasAborted("/slow/12.jpg"))
         }
     }
 
     @Test func progressIsReportedUpToTheWholeImage() async throws {
-        try await ImageServer.run { base, _ in
+        try await ImageServer.run { base, log in
             let task = pipeline().imageTask(with: ImageRequest(url: base.appending(path: "slow/4.jpg")))
-            let reports = Task { await task.progress.reduce(into: [ImageProgress]()) { $0.append($1) } }
+            let reports = Locked<[ImageProgress]>([])
+            let collecting = Task {
+                for await report in task.progress { reports.withLock { $0.append(report) } }
+            }
+            // The server trickles the image until it is told to send the rest.
+            try await waitUntil { reports.withLock { $0.count } > 10 }
+            log.held.open()
             _ = try await task.response
-            let progress = await reports.value
+            await collecting.value
+            let progress = reports.withLock { $0 }
             let total = ImageServer.jpeg(4).count
             #expect(progress.count > 10)
             #expect(progress.last == ImageProgress(completed: total, total: total))

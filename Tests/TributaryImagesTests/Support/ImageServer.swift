@@ -7,15 +7,15 @@ import TributaryTestSupport
 /// An image server on a loopback port chosen by the system, counting every request.
 ///
 /// - `/img/N.jpg`: a 64×48 JPEG, different for each N.
-/// - `/slow/N.jpg`: the same image, sent in 64 pieces 40 ms apart; the log notes when the
-///   client goes away before the end.
-/// - `/held/N.jpg`: the same image, sent once the test opens ``Log/held`` (at the latest when
-///   the test ends).
+/// - `/slow/N.jpg`: the same image, a byte every 20 ms until the test opens ``Log/held`` (at
+///   the latest when the test ends), then the rest at once; the log notes when the client goes
+///   away before the end.
+/// - `/held/N.jpg`: the same image, sent once the test opens ``Log/held``.
 /// - `/missing.jpg`: 404 with a JSON message. `/corrupt.jpg`: not an image.
 struct ImageServer {
     final class Log: Sendable {
         private let state = Locked<(arrivals: [String], aborted: Set<String>)>(([], []))
-        /// Where `/held/` responses wait.
+        /// Where `/held/` responses wait, and what ends the trickle of `/slow/` ones.
         let held = Gate()
 
         func hit(_ path: String) {
@@ -76,18 +76,20 @@ struct ImageServer {
             let path = request.uri.path
             log.hit(path)
             let data = jpeg(number(context))
-            let piece = (data.count + 63) / 64
             return Response(
                 status: .ok,
                 headers: [.contentType: "image/jpeg", .contentLength: "\(data.count)"],
                 body: ResponseBody { writer in
                     do {
-                        for start in stride(from: 0, to: data.count, by: piece) {
-                            try await writer.write(
-                                ByteBuffer(bytes: data[start..<min(start + piece, data.count)])
-                            )
-                            try await Task.sleep(for: .milliseconds(40))
+                        // Writing is how the server learns that the client went away.
+                        var sent = 0
+                        while !log.held.isOpen && sent < data.count - 1 {
+                            try await writer.write(ByteBuffer(bytes: [data[data.startIndex + sent]]))
+                            sent += 1
+                            try await Task.sleep(for: .milliseconds(20))
                         }
+                        await log.held.wait()
+                        try await writer.write(ByteBuffer(bytes: data.dropFirst(sent)))
                         try await writer.finish(nil)
                     } catch {
                         log.abort(path)
