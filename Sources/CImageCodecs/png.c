@@ -1,5 +1,5 @@
-// PNG through libpng: headers and encoding with its simplified API, which reports errors as
-// return values; decoding with the full API and transforms of our choosing.
+// PNG through libpng: encoding with its simplified API, which reports errors as return values;
+// decoding with the full API and transforms of our choosing.
 #include "ImageCodecs.h"
 
 #include <setjmp.h>
@@ -10,13 +10,8 @@
 #include <png.h>
 
 static void tic_png_fail(png_image *image, tic_error *error) {
-    const char *message = image->message;
     error->status = TIC_CORRUPT;
-    if (strstr(message, "EOF") != NULL || strstr(message, "Not enough image data") != NULL ||
-        strstr(message, "Read Error") != NULL || strstr(message, "beyond end") != NULL || strstr(message, "truncated") != NULL) {
-        error->status = TIC_TRUNCATED;
-    }
-    snprintf(error->message, sizeof error->message, "%s", message);
+    snprintf(error->message, sizeof error->message, "%s", image->message);
     png_image_free(image);
 }
 
@@ -25,28 +20,6 @@ static void tic_png_begin(png_image *image, tic_error *error) {
     image->version = PNG_IMAGE_VERSION;
     error->status = TIC_OK;
     error->message[0] = '\0';
-}
-
-static int tic_png_open(png_image *image, const uint8_t *data, size_t size, tic_error *error) {
-    tic_png_begin(image, error);
-    if (!png_image_begin_read_from_memory(image, data, size)) {
-        tic_png_fail(image, error);
-        return 0;
-    }
-    return 1;
-}
-
-int tic_png_read_header(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha,
-                        tic_error *error) {
-    png_image image;
-    if (!tic_png_open(&image, data, size, error)) {
-        return 0;
-    }
-    *width = (int)image.width;
-    *height = (int)image.height;
-    *has_alpha = (image.format & PNG_FORMAT_FLAG_ALPHA) != 0;
-    png_image_free(&image);
-    return 1;
 }
 
 /// Where libpng reads from, and how its errors end a decode.

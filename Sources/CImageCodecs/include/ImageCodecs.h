@@ -74,10 +74,6 @@ int tic_jpeg_encode_rgba(const uint8_t *pixels, int width, int height, tic_jpeg_
 int tic_jpeg_decode_dc_rgba(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height,
                             int max_scans);
 
-/// Reads a PNG's size from its header.
-int tic_png_read_header(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha,
-                        tic_error *error);
-
 /// Decodes a PNG of any colour type and depth into packed 8-bit RGBA.
 int tic_png_decode_rgba(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height,
                         tic_error *error);

@@ -78,16 +78,13 @@ import Foundation
 
     /// PNG decoding and encoding with libpng.
     enum PNGCodec {
-        static func decode(_ data: Data) throws(ImageDecodingError) -> Bitmap {
-            var error = tic_error()
-            var width: Int32 = 0
-            var height: Int32 = 0
-            var alpha: Int32 = 0
-            let read = data.withUnsafeBytes {
-                tic_png_read_header($0.baseAddress, $0.count, &width, &height, &alpha, &error)
+        /// Decodes into `size`, which the header states; libpng holds the data to it.
+        static func decode(_ data: Data, size: PixelSize) throws(ImageDecodingError) -> Bitmap {
+            // The format allows at most 2^31 - 1 pixels either way.
+            guard let width = Int32(exactly: size.width), let height = Int32(exactly: size.height) else {
+                throw .corrupt("the PNG header states a size of \(size)")
             }
-            guard read != 0 else { throw ImageDecodingError(error) }
-            return try Bitmap.decoded(width: Int(width), height: Int(height)) { pixels, error in
+            return try Bitmap.decoded(width: size.width, height: size.height) { pixels, error in
                 data.withUnsafeBytes {
                     tic_png_decode_rgba($0.baseAddress, $0.count, pixels, width, height, &error)
                 }
@@ -172,7 +169,7 @@ import Foundation
     }
 
     enum PNGCodec {
-        static func decode(_ data: Data) throws(ImageDecodingError) -> Bitmap {
+        static func decode(_ data: Data, size _: PixelSize) throws(ImageDecodingError) -> Bitmap {
             try ImageIOCodec.decode(data)
         }
 

@@ -140,6 +140,16 @@ struct PNGVariantTests {
         #expect(throws: ImageDecodingError.self) { try Bitmap(decoding: data) }
     }
 
+    /// A width past the format's 2^31 - 1 is refused before anything is allocated, even by a
+    /// decoder without a pixel limit.
+    @Test func aWidthPastTheFormatsLimitIsCorrupt() {
+        var data = RawPNG(width: 1, height: 1, colorType: .rgb, bitDepth: 8).data { _, _ in [0, 0, 0] }
+        data.replaceSubrange(16..<20, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(throws: ImageDecodingError.corrupt("the PNG header states a size of 4294967295×1")) {
+            try ImageDecoder(pixelLimit: .max).decode(data)
+        }
+    }
+
     // MARK: Expected pixels
 
     /// An 8-bit level for each pixel and channel, which every depth can express after scaling.
