@@ -81,9 +81,12 @@ public struct ImageHeader: Sendable, Hashable {
     /// Exif segment or of a PNG's eXIf chunk ahead of its image data.
     public var orientation: ImageOrientation
 
-    /// The size of the image shown upright: ``width`` and ``height``, swapped when the
-    /// orientation turns the image a quarter.
-    public var uprightSize: PixelSize { orientation.upright(PixelSize(width: width, height: height)) }
+    /// The size of the stored pixels: ``width`` by ``height``.
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// The size of the image shown upright: ``size``, swapped when the orientation turns the
+    /// image a quarter.
+    public var uprightSize: PixelSize { orientation.upright(size) }
 
     /// The number of pixels the header announces.
     public var pixelCount: Int {

@@ -66,8 +66,7 @@ public struct ImageDecoder: ImageDecoding {
             return try JPEGCodec.decode(data, eighths: eighths, maximumScans: maximumProgressiveScans)
                 .oriented(header.orientation)
         case .png:
-            return try PNGCodec.decode(data, size: PixelSize(width: header.width, height: header.height))
-                .oriented(header.orientation)
+            return try PNGCodec.decode(data, size: header.size).oriented(header.orientation)
         default:
             #if canImport(ImageIO) && !canImport(CImageCodecs)
                 return try ImageIOCodec.decode(data)

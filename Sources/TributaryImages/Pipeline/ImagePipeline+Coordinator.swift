@@ -105,6 +105,8 @@ extension ImagePipeline {
                     case .caller(let priority), .job(_, _, let priority): priority
                     }
                 }
+
+                var isCaller: Bool { if case .caller = self { true } else { false } }
             }
 
             let id: Int
@@ -123,9 +125,7 @@ extension ImagePipeline {
 
             var priority: ImageRequest.Priority { subscribers.values.map(\.priority).max() ?? .veryLow }
 
-            var hasCallers: Bool {
-                subscribers.values.contains { if case .caller = $0 { true } else { false } }
-            }
+            var hasCallers: Bool { subscribers.values.contains(where: \.isCaller) }
 
             /// The processors this job applies: a prefix of the request's.
             var processors: [any ImageProcessing] { Array(request.processors.prefix(key.processors.count)) }
@@ -206,9 +206,7 @@ extension ImagePipeline {
 
         /// The number of callers waiting for a job, for tests and diagnostics.
         var callerCount: Int {
-            jobs.values.reduce(0) { count, job in
-                count + job.subscribers.values.count { if case .caller = $0 { true } else { false } }
-            }
+            jobs.values.reduce(0) { $0 + $1.subscribers.values.count(where: \.isCaller) }
         }
 
         /// The priorities of the jobs waiting for a slot, in no particular order, for tests and

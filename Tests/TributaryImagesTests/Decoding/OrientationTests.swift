@@ -101,8 +101,12 @@ struct OrientationTests {
     /// Exif header some writers put in front, it turns the decoded image exactly as a JPEG's.
     @Test(arguments: ImageOrientation.allCases, [false, true])
     func pngsTurnUprightByTheirExifChunk(orientation: ImageOrientation, littleEndian: Bool) throws {
-        let tiff = Self.tiff(littleEndian: littleEndian, value: orientation.rawValue)
-        for payload in [Array(tiff.dropFirst(6)), tiff] {
+        for exifHeader in [false, true] {
+            let payload = Self.tiff(
+                littleEndian: littleEndian,
+                value: orientation.rawValue,
+                exifHeader: exifHeader
+            )
             let data = Self.png(exif: payload)
             let header = try ImageHeader(data: data)
             #expect(header.orientation == orientation)
@@ -115,10 +119,10 @@ struct OrientationTests {
     /// either way the PNG decodes as stored.
     @Test(arguments: [
         (OrientationTests.tiff(littleEndian: false, value: 6), true),
-        (Array(OrientationTests.tiff(littleEndian: true, directoryOffset: 0xFFFF_FFF0).dropFirst(6)), false),
-        (Array(OrientationTests.tiff(littleEndian: false, entries: 0xFFFF).dropFirst(6)), false),
-        (Array(OrientationTests.tiff(littleEndian: true, value: 9).dropFirst(6)), false),
-        (Array(OrientationTests.tiff(littleEndian: true, value: 6).dropFirst(6).prefix(12)), false),
+        (OrientationTests.tiff(littleEndian: true, directoryOffset: 0xFFFF_FFF0, exifHeader: false), false),
+        (OrientationTests.tiff(littleEndian: false, entries: 0xFFFF, exifHeader: false), false),
+        (OrientationTests.tiff(littleEndian: true, value: 9, exifHeader: false), false),
+        (Array(OrientationTests.tiff(littleEndian: true, value: 6, exifHeader: false).prefix(12)), false),
         (Array("Exif\0\0".utf8), false),
         (Array("MM".utf8), false),
     ])
@@ -156,13 +160,15 @@ struct OrientationTests {
             + jpeg.dropFirst(2)
     }
 
-    /// An Exif payload whose first directory has a Make entry, then the orientation entry.
+    /// A TIFF structure whose first directory has a Make entry, then the orientation entry:
+    /// behind "Exif\0\0" as a JPEG's APP1 segment holds it, or alone as a PNG's eXIf chunk does.
     static func tiff(
         littleEndian: Bool,
         directoryOffset: UInt32 = 8,
         entries: UInt16 = 2,
         type: UInt16 = 3,
-        value: Int = 1
+        value: Int = 1,
+        exifHeader: Bool = true
     ) -> [UInt8] {
         func u16(_ value: UInt16) -> [UInt8] {
             littleEndian
@@ -182,6 +188,6 @@ struct OrientationTests {
         // Orientation: one SHORT, held in the entry's first two bytes.
         tiff += u16(0x0112) + u16(type) + u32(1) + u16(UInt16(value)) + [0, 0]
         tiff += u32(0)
-        return Array("Exif\0\0".utf8) + tiff
+        return exifHeader ? Array("Exif\0\0".utf8) + tiff : tiff
     }
 }

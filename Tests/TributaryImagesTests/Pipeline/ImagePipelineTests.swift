@@ -208,14 +208,9 @@ struct ImagePipelineTests {
             let pipeline = pipeline(downloads: 1)
             let blocker = pipeline.imageTask(with: ImageRequest(url: base.appending(path: "held/10.jpg")))
             try await waitUntil { log.count("/held/10.jpg") == 1 }
-            var tasks: [ImageTask] = []
-            for (name, priority) in [
-                ("low", ImageRequest.Priority.low), ("normal", .normal), ("raised", .veryLow),
-            ] {
-                tasks.append(
-                    pipeline.imageTask(
-                        with: ImageRequest(url: base.appending(path: "img/\(name).jpg"), priority: priority)
-                    )
+            let tasks = [("low", ImageRequest.Priority.low), ("normal", .normal), ("raised", .veryLow)].map {
+                pipeline.imageTask(
+                    with: ImageRequest(url: base.appending(path: "img/\($0).jpg"), priority: $1)
                 )
             }
             try await waitUntil { await pipeline.coordinator.waitingPriorities(for: .download).count == 3 }
