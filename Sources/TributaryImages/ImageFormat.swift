@@ -168,14 +168,18 @@ public struct ImageHeader: Sendable, Hashable {
 
     /// Walks the PNG chunks after the header up to the image data, taking the orientation from
     /// an eXIf chunk. The PNG specification places eXIf before the image data and lets decoders
-    /// ignore one after it, which is not looked for.
+    /// ignore one after it, which is not looked for. An eXIf chunk that fails its CRC states
+    /// nothing, as libpng discards an ancillary chunk that does.
     private static func pngOrientation(_ bytes: ByteReader) -> ImageOrientation? {
         var offset = 8
         while let length = bytes.uint32(at: offset), let type = bytes.ascii(at: offset + 4, count: 4) {
             let data = offset + 8
             switch type {
             case "eXIf":
-                return ImageOrientation(pngExif: bytes, in: data..<min(data + Int(length), bytes.count))
+                let end = data + Int(length)
+                guard let crc = bytes.uint32(at: end), crc == CRC32.checksum(bytes.slice(offset + 4..<end))
+                else { return nil }
+                return ImageOrientation(pngExif: bytes, in: data..<end)
             case "IDAT", "IEND": return nil
             default: offset = data + Int(length) + 4
             }
@@ -272,6 +276,9 @@ struct ByteReader {
 
     func ascii(at offset: Int, count length: Int) -> String? {
         guard offset >= 0, offset + length <= count else { return nil }
-        return String(decoding: data[(start + offset)..<(start + offset + length)], as: UTF8.self)
+        return String(decoding: slice(offset..<(offset + length)), as: UTF8.self)
     }
+
+    /// The bytes in `range`, which must lie within the data.
+    func slice(_ range: Range<Int>) -> Data { data[(start + range.lowerBound)..<(start + range.upperBound)] }
 }

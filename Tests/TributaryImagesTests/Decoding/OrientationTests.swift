@@ -132,6 +132,27 @@ struct OrientationTests {
         #expect(try Bitmap(decoding: data) == Bitmap(decoding: Self.png(exif: nil)))
     }
 
+    /// An eXIf chunk that fails its CRC states nothing, as libpng discards it: neither one whose
+    /// orientation changed after the checksum was taken nor one whose checksum is damaged.
+    @Test(arguments: [true, false])
+    func pngExifFailingItsChecksumStatesNoOrientation(changingTheValue: Bool) throws {
+        let payload = Self.tiff(littleEndian: false, value: 6, exifHeader: false)
+        var data = Self.png(exif: payload)
+        let chunkType = try #require(data.firstRange(of: Data("eXIf".utf8)))
+        let checksum = (chunkType.upperBound + payload.count)..<(chunkType.upperBound + payload.count + 4)
+        if changingTheValue {
+            let changed = Self.png(exif: Self.tiff(littleEndian: false, value: 8, exifHeader: false))
+            #expect(try ImageHeader(data: changed).orientation == .left)
+            data =
+                changed.prefix(checksum.lowerBound) + data[checksum]
+                + changed.suffix(from: checksum.upperBound)
+        } else {
+            data[checksum.lowerBound] ^= 0x01
+        }
+        #expect(try ImageHeader(data: data).orientation == .up)
+        #expect(try Bitmap(decoding: data) == Bitmap(decoding: Self.png(exif: nil)))
+    }
+
     /// A 5×3 RGB PNG whose pixels all differ, with an eXIf chunk carrying `exif`.
     static func png(exif: [UInt8]?, afterImageData: Bool = false) -> Data {
         var png = RawPNG(width: 5, height: 3, colorType: .rgb, bitDepth: 8)

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import TributaryImages
+
 /// PNG files written byte by byte, in every colour type, bit depth and interlacing the format
 /// has, with known pixels: the encoder behind `Bitmap.pngData()` writes only 8-bit RGBA.
 ///
@@ -122,7 +124,7 @@ struct RawPNG {
         file.appendBigEndian(UInt32(body.count))
         let typed = Data(type.utf8) + body
         file.append(typed)
-        file.appendBigEndian(crc32(typed))
+        file.appendBigEndian(CRC32.checksum(typed))
     }
 
     /// A zlib stream of stored deflate blocks.
@@ -145,22 +147,6 @@ struct RawPNG {
         }
         stream.appendBigEndian(b << 16 | a)
         return stream
-    }
-
-    private static let crcTable: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 {
-            value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1
-        }
-        return value
-    }
-
-    private static func crc32(_ bytes: Data) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
-        }
-        return ~crc
     }
 }
 
