@@ -1,3 +1,4 @@
+import DequeModule
 import Tributary
 
 /// Loads images ahead of need, such as the rows just below the visible ones, at low priority
@@ -25,8 +26,13 @@ public final class ImagePrefetcher: Sendable {
 
     private struct State {
         var waiting: [ImageCacheKey: ImageRequest] = [:]
-        var order: [ImageCacheKey] = []
-        var running: [ImageCacheKey: Task<Void, Never>] = [:]
+        /// Waiting keys in the order they were queued; a key stopped while waiting stays
+        /// behind and is passed over.
+        var order: Deque<ImageCacheKey> = []
+        /// Each prefetch in flight, with the number it was started under: a prefetch stopped
+        /// and queued again runs as a new one, which the old one's end must leave alone.
+        var running: [ImageCacheKey: (id: Int, task: Task<Void, Never>)] = [:]
+        var lastID = 0
     }
 
     private let pipeline: ImagePipeline
@@ -70,7 +76,7 @@ public final class ImagePrefetcher: Sendable {
             requests.compactMap { request -> Task<Void, Never>? in
                 let key = request.imageKey
                 state.waiting[key] = nil
-                return state.running.removeValue(forKey: key)
+                return state.running.removeValue(forKey: key)?.task
             }
         }
         cancelled.forEach { $0.cancel() }
@@ -80,8 +86,12 @@ public final class ImagePrefetcher: Sendable {
     /// Cancels all prefetching.
     public func stopPrefetching() {
         let cancelled = state.withLock { state in
-            defer { state = State() }
-            return Array(state.running.values)
+            defer {
+                state.waiting = [:]
+                state.order = []
+                state.running = [:]
+            }
+            return state.running.values.map(\.task)
         }
         cancelled.forEach { $0.cancel() }
     }
@@ -91,19 +101,24 @@ public final class ImagePrefetcher: Sendable {
             while state.running.count < maximumConcurrentRequests, !state.order.isEmpty {
                 let key = state.order.removeFirst()
                 guard let request = state.waiting.removeValue(forKey: key) else { continue }
-                state.running[key] = Task { [self] in
+                state.lastID += 1
+                let id = state.lastID
+                let task = Task { [self] in
                     switch destination {
                     case .memoryCache: _ = try? await pipeline.response(for: request)
                     case .diskCache: _ = try? await pipeline.data(for: request)
                     }
-                    finished(key)
+                    finished(key, id: id)
                 }
+                state.running[key] = (id, task)
             }
         }
     }
 
-    private func finished(_ key: ImageCacheKey) {
-        _ = state.withLock { $0.running.removeValue(forKey: key) }
+    private func finished(_ key: ImageCacheKey, id: Int) {
+        state.withLock { state in
+            if state.running[key]?.id == id { state.running[key] = nil }
+        }
         startNext()
     }
 }

@@ -90,6 +90,37 @@ struct ImagePrefetcherTests {
         }
     }
 
+    /// Scrolling past a row and back stops its prefetch and queues it again: the new prefetch
+    /// counts against the limit until it ends, whenever the stopped one ends; so does one queued
+    /// again after all prefetching stopped.
+    @Test(arguments: [false, true])
+    func aPrefetchQueuedAgainOutlivesTheStoppedOne(stoppingAll: Bool) async throws {
+        try await ImageServer.run { base, log in
+            let prefetcher = ImagePrefetcher(
+                pipeline: ImagePipeline(),
+                destination: .diskCache,
+                maximumConcurrentRequests: 1
+            )
+            let row = ImageRequest(url: base.appending(path: "slow/30.jpg"))
+            let next = ImageRequest(url: base.appending(path: "img/31.jpg"))
+            prefetcher.startPrefetching(with: [row])
+            try await waitUntil { log.count("/slow/30.jpg") == 1 }
+            if stoppingAll {
+                prefetcher.stopPrefetching()
+            } else {
+                prefetcher.stopPrefetching(with: [row])
+            }
+            prefetcher.startPrefetching(with: [row, next])
+            // The stopped prefetch ends meanwhile; the new one still holds the only place.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(prefetcher.pendingCount == 2)
+            #expect(log.count("/img/31.jpg") == 0)
+            log.held.open()
+            try await waitUntil { prefetcher.pendingCount == 0 }
+            #expect(log.count("/img/31.jpg") == 1)
+        }
+    }
+
     @Test func stoppingCancelsTheDownloads() async throws {
         try await ImageServer.run { base, log in
             let prefetcher = ImagePrefetcher(pipeline: ImagePipeline(), destination: .diskCache)
