@@ -240,9 +240,14 @@ extension ImagePipeline {
             }
         }
 
-        func setPriority(_ key: JobKey, subscriber: Int, _ priority: ImageRequest.Priority) {
+        /// Gives a caller the priority `priority` returns now.
+        func setPriority(
+            _ key: JobKey,
+            subscriber: Int,
+            priority: @Sendable () -> ImageRequest.Priority
+        ) {
             guard let job = jobs[key], case .caller = job.subscribers[subscriber] else { return }
-            job.subscribers[subscriber] = .caller(priority: priority)
+            job.subscribers[subscriber] = .caller(priority: priority())
             priorityChanged(job)
         }
 

@@ -16,6 +16,8 @@ public final class ImageTask: Sendable {
     private struct State {
         var priority: ImageRequest.Priority
         var subscription: (id: Int, key: JobKey)?
+        /// Whether the priority was set after the task started.
+        var priorityChanged = false
         var progress: [AsyncStream<ImageProgress>.Continuation] = []
         var finished = false
         var work: Task<Result<ImageResponse, ImagePipeline.Error>, Never>?
@@ -46,17 +48,18 @@ public final class ImageTask: Sendable {
         set {
             let subscription = state.withLock { state in
                 state.priority = newValue
+                state.priorityChanged = true
                 return state.subscription
             }
-            if let subscription {
-                Task {
-                    await pipeline.coordinator.setPriority(
-                        subscription.key,
-                        subscriber: subscription.id,
-                        newValue
-                    )
-                }
-            }
+            if let subscription { applyPriority(to: subscription) }
+        }
+    }
+
+    /// Has the coordinator take the priority the task has when the call arrives, so that calls
+    /// arriving out of order still leave the one set last.
+    private func applyPriority(to subscription: (id: Int, key: JobKey)) {
+        Task { [self] in
+            await pipeline.coordinator.setPriority(subscription.key, subscriber: subscription.id) { priority }
         }
     }
 
@@ -87,7 +90,12 @@ public final class ImageTask: Sendable {
     }
 
     func attach(subscriber: Int, key: JobKey) {
-        state.withLock { $0.subscription = (subscriber, key) }
+        let changed = state.withLock { state in
+            state.subscription = (subscriber, key)
+            return state.priorityChanged
+        }
+        // A priority set while the task subscribed may have come after the coordinator read it.
+        if changed { applyPriority(to: (subscriber, key)) }
     }
 
     func report(_ progress: ImageProgress) {

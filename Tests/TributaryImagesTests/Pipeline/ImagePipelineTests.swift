@@ -225,6 +225,30 @@ struct ImagePipelineTests {
         }
     }
 
+    /// Changes made in quick succession, the first while the task is still subscribing, leave
+    /// the waiting work at the priority set last.
+    @Test func thePrioritySetLastHolds() async throws {
+        try await ImageServer.run { base, log in
+            let pipeline = pipeline(downloads: 1)
+            let blocker = pipeline.imageTask(with: ImageRequest(url: base.appending(path: "held/13.jpg")))
+            try await waitUntil { log.count("/held/13.jpg") == 1 }
+            let task = pipeline.imageTask(with: ImageRequest(url: base.appending(path: "img/14.jpg")))
+            task.priority = .high
+            try await waitUntil { await pipeline.coordinator.waitingPriorities(for: .download) == [.high] }
+            for last in [ImageRequest.Priority.veryLow, .normal, .veryLow, .normal, .veryLow] {
+                for round in 0..<200 { task.priority = round.isMultiple(of: 2) ? .low : .veryHigh }
+                task.priority = last
+                try await waitUntil { await pipeline.coordinator.waitingPriorities(for: .download) == [last] }
+                // Whatever was still on its way has arrived by now, and changed nothing.
+                try await Task.sleep(for: .milliseconds(100))
+                #expect(await pipeline.coordinator.waitingPriorities(for: .download) == [last])
+            }
+            log.held.open()
+            _ = try await blocker.response
+            #expect(try await task.response.image.width == 64)
+        }
+    }
+
     @Test func publisherLoadsWhenSubscribedAndCancelsWithTheSubscription() async throws {
         try await ImageServer.run { base, log in
             let pipeline = pipeline()
