@@ -1,11 +1,21 @@
+public import Testing
+
 /// Waits for `condition`, for long: a full run under the thread sanitizer can keep every
-/// cooperative thread busy with other suites for many seconds.
+/// cooperative thread busy with other suites for many seconds. A condition still false after
+/// 40 seconds is recorded as the test's failure, at the caller.
 public func waitUntil(
     isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () async -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + .seconds(40)
-    while await !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    while await !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("The condition did not hold within 40 seconds.", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
 }
 
 /// A gate that test servers hold responses at until the test opens it, so that the test
