@@ -12,7 +12,8 @@ public import Tributary
 /// Setting a new URL cancels the load for the old one, and a result for the old URL that
 /// arrives late is dropped, so a recycled cell never shows the previous row's image. A
 /// memory-cache hit is applied at once, without a loading state in between. State changes
-/// happen on the main actor.
+/// happen on the main actor. Changing ``priority`` moves the load in flight up or down the
+/// pipeline's queues, and a loader that goes away stops its load.
 ///
 /// ```swift
 /// @StateObject private var loader = ImageLoader(processors: [ImageProcessors.Resize(maximumPixelSize: 120)])
@@ -31,11 +32,28 @@ public final class ImageLoader: ObservableObject {
 
     /// Applied to each image loaded.
     public var processors: [any ImageProcessing]
-    /// The priority new loads start with.
-    public var priority: ImageRequest.Priority
+    /// How soon the load is served: new loads start with it, and the one in flight takes it
+    /// on, as when a cell scrolls into view.
+    public var priority: ImageRequest.Priority {
+        didSet { inFlight.withLock { $0 }?.imageTask.priority = priority }
+    }
 
     private let pipeline: ImagePipeline
-    private var task: Task<Void, Never>?
+
+    private struct Load: Sendable {
+        /// Waits for the image and applies it.
+        let task: Task<Void, Never>
+        let imageTask: ImageTask
+
+        func cancel() {
+            task.cancel()
+            imageTask.cancel()
+        }
+    }
+
+    /// The load in flight. A constant, Sendable box: `deinit`, which runs on no particular
+    /// actor, cancels the load through it.
+    private let inFlight = Protected<Load?>(nil)
 
     public init(
         pipeline: ImagePipeline = .shared,
@@ -45,6 +63,10 @@ public final class ImageLoader: ObservableObject {
         self.pipeline = pipeline
         self.processors = processors
         self.priority = priority
+    }
+
+    deinit {
+        inFlight.withLock { $0 }?.cancel()
     }
 
     /// The loaded image, if any.
@@ -63,14 +85,19 @@ public final class ImageLoader: ObservableObject {
 
     /// Stops loading and returns to idle.
     public func cancel() {
-        task?.cancel()
-        task = nil
+        cancelLoad()
         if state.isLoading { state = .idle }
     }
 
+    private func cancelLoad() {
+        inFlight.withLock { load in
+            defer { load = nil }
+            return load
+        }?.cancel()
+    }
+
     private func load() {
-        task?.cancel()
-        task = nil
+        cancelLoad()
         guard let url else {
             state = .idle
             return
@@ -81,16 +108,18 @@ public final class ImageLoader: ObservableObject {
             return
         }
         state = .loading(url)
-        let pipeline = pipeline
-        task = Task { [weak self] in
+        let imageTask = pipeline.imageTask(with: request)
+        let task = Task { [weak self] in
             let result: Result<Bitmap, ImagePipeline.Error>
             do throws(ImagePipeline.Error) {
-                result = .success(try await pipeline.image(for: request))
+                result = .success(try await imageTask.response.image)
             } catch {
                 result = .failure(error)
             }
             guard let self, !Task.isCancelled else { return }
             _ = state.complete(result, for: url)
+            inFlight.withLock { if $0?.imageTask === imageTask { $0 = nil } }
         }
+        inFlight.withLock { $0 = Load(task: task, imageTask: imageTask) }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import Tributary
-import TributaryImages
 import TributaryTestSupport
+
+@testable import TributaryImages
 
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
@@ -46,6 +47,41 @@ struct ImageLoaderTests {
             #expect((190...210).contains(Int(images.first?[5, 5].red ?? 0)))
             #expect(log.wasAborted("/slow/1.jpg"))
             watching.cancel()
+        }
+    }
+
+    /// A loader raised while it waits for a download slot is served before work it queued
+    /// behind.
+    @Test func raisingThePriorityMovesTheLoadAhead() async throws {
+        try await ImageServer.run { base, log in
+            let pipeline = ImagePipeline(configuration: .init(maximumConcurrentDownloads: 1))
+            let blocker = pipeline.imageTask(with: ImageRequest(url: base.appending(path: "held/40.jpg")))
+            try await waitUntil { log.count("/held/40.jpg") == 1 }
+            let loader = ImageLoader(pipeline: pipeline, priority: .low)
+            loader.url = base.appending(path: "img/41.jpg")
+            let other = pipeline.imageTask(with: ImageRequest(url: base.appending(path: "img/42.jpg")))
+            func waiting() async -> [ImageRequest.Priority] {
+                await pipeline.coordinator.waitingPriorities(for: .download).sorted()
+            }
+            try await waitUntil { await waiting() == [.low, .normal] }
+            loader.priority = .high
+            try await waitUntil { await waiting() == [.normal, .high] }
+            log.held.open()
+            try await waitUntil { loader.image != nil }
+            _ = try await other.response
+            _ = try await blocker.response
+            #expect(log.arrivals == ["/held/40.jpg", "/img/41.jpg", "/img/42.jpg"])
+        }
+    }
+
+    @Test func aLoaderThatGoesAwayStopsItsLoad() async throws {
+        try await ImageServer.run { base, log in
+            var loader: ImageLoader? = ImageLoader(pipeline: ImagePipeline())
+            loader?.url = base.appending(path: "slow/43.jpg")
+            try await waitUntil { log.count("/slow/43.jpg") == 1 }
+            #expect(loader?.isLoading == true)
+            loader = nil
+            try await waitUntil { log.wasAborted("/slow/43.jpg") }
         }
     }
 
