@@ -14,7 +14,7 @@ import Tributary
 /// total-size limit enforced least recently used first.
 ///
 /// - An in-memory index answers misses and tracks recency; the directory is scanned once, in
-///   the background, when the cache is created.
+///   the background, when the cache is created. What is stored or removed meanwhile holds.
 /// - Writes happen on a background queue, never on the caller's path: the data is written to
 ///   a temporary file, which is then renamed over the entry. A process killed at any moment
 ///   leaves either the old entry, the new one, or none — never a partial one. Each file ends
@@ -41,6 +41,32 @@ public final class DataCache: DataCaching {
         var touched: [String: ContinuousClock.Instant] = [:]
         var writes = 0
         var indexLoaded = false
+        /// While the index is being read: whether everything was removed, and what was removed
+        /// since, so that the files the directory scan finds do not bring them back.
+        var clearedBeforeLoad = false
+        var removedBeforeLoad: Set<String> = []
+
+        /// Whether an entry the index does not know yet was removed while it was being read.
+        func isRemovedBeforeLoad(_ name: String) -> Bool {
+            !indexLoaded && !index.contains(name) && (clearedBeforeLoad || removedBeforeLoad.contains(name))
+        }
+
+        mutating func remove(_ name: String) {
+            index.remove(name)
+            pending[name] = nil
+            touched[name] = nil
+            if !indexLoaded { removedBeforeLoad.insert(name) }
+        }
+
+        mutating func removeAll() {
+            index.removeAll()
+            pending.removeAll()
+            touched.removeAll()
+            if !indexLoaded {
+                clearedBeforeLoad = true
+                removedBeforeLoad.removeAll()
+            }
+        }
     }
 
     private let state = Protected(State())
@@ -83,6 +109,8 @@ public final class DataCache: DataCaching {
             if let pending = state.pending[name] { return .pending(pending.data) }
             if state.indexLoaded {
                 guard state.index.value(for: name) != nil else { return .missing }
+            } else if state.isRemovedBeforeLoad(name) {
+                return .missing
             }
             guard state.touched[name].map({ now - $0 > Self.touchInterval }) ?? true else {
                 return .onDisk(touch: false)
@@ -132,6 +160,7 @@ public final class DataCache: DataCaching {
         let name = Self.fileName(for: key)
         let known: Bool? = state.withLock { state in
             if state.pending[name] != nil { return true }
+            if state.isRemovedBeforeLoad(name) { return false }
             return state.indexLoaded ? state.index.contains(name) : nil
         }
         return known ?? FileManager.default.fileExists(atPath: fileURL(name).path)
@@ -164,11 +193,7 @@ public final class DataCache: DataCaching {
     }
 
     public func removeAll() {
-        state.withLock { state in
-            state.index.removeAll()
-            state.pending.removeAll()
-            state.touched.removeAll()
-        }
+        state.withLock { $0.removeAll() }
         queue.async { [self] in
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             where Self.isEntryName(name) || name.hasPrefix(Self.temporaryPrefix) {
@@ -234,11 +259,7 @@ public final class DataCache: DataCaching {
     }
 
     private func forget(_ name: String, deletingFile: Bool) {
-        state.withLock { state in
-            state.index.remove(name)
-            state.pending[name] = nil
-            state.touched[name] = nil
-        }
+        state.withLock { $0.remove(name) }
         if deletingFile { queue.async { [self] in deleteFile(name) } }
     }
 
@@ -246,8 +267,7 @@ public final class DataCache: DataCaching {
     private static func trim(_ state: inout State, to limit: Int) -> [String] {
         var evicted: [String] = []
         while state.index.totalCost > limit, let oldest = state.index.removeOldest() {
-            state.pending[oldest.key] = nil
-            state.touched[oldest.key] = nil
+            state.remove(oldest.key)
             evicted.append(oldest.key)
         }
         return evicted
@@ -312,13 +332,18 @@ public final class DataCache: DataCaching {
         let evicted = state.withLock { state -> [String] in
             let newer = state.index
             var index = LRUList<String, Int>()
-            for entry in found { index.set(entry.size, for: entry.name, cost: entry.size) }
+            for entry in found where !state.clearedBeforeLoad && !state.removedBeforeLoad.contains(entry.name)
+            {
+                index.set(entry.size, for: entry.name, cost: entry.size)
+            }
             for name in newer.keysFromOldest {
                 let size = newer.peek(name) ?? 0
                 index.set(size, for: name, cost: size)
             }
             state.index = index
             state.indexLoaded = true
+            state.clearedBeforeLoad = false
+            state.removedBeforeLoad = []
             return Self.trim(&state, to: sizeLimit)
         }
         evicted.forEach(deleteFile)

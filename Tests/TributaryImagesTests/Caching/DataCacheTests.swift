@@ -64,6 +64,36 @@ struct DataCacheTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    /// A cache reopened over many entries reads its index in the background; what is removed
+    /// meanwhile stays removed, on disk too, and what is stored meanwhile stays.
+    @Test(arguments: [false, true])
+    func removalsWhileTheIndexIsReadHold(removingAll: Bool) throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keys = (0..<1_000).map { "https://example.com/\($0).jpg" }
+        let cache = try DataCache(directory: directory)
+        for key in keys { cache.storeData(bytes(100, 1), for: key) }
+        cache.flush()
+
+        let reopened = try DataCache(directory: directory)
+        if removingAll {
+            reopened.removeAll()
+        } else {
+            keys.suffix(10).forEach(reopened.removeData)
+        }
+        reopened.storeData(bytes(50, 2), for: "stored meanwhile")
+        #expect(reopened.cachedData(for: keys[999]) == nil && !reopened.containsData(for: keys[999]))
+        reopened.flush()
+        let kept = removingAll ? [] : keys.prefix(990)
+        for opened in [reopened, try DataCache(directory: directory)] {
+            opened.flush()
+            #expect(opened.cachedData(for: keys[999]) == nil)
+            #expect(opened.cachedData(for: keys[0]) == (removingAll ? nil : bytes(100, 1)))
+            #expect(opened.cachedData(for: "stored meanwhile") == bytes(50, 2))
+            #expect(opened.totalSize == kept.count * 100 + 50)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == kept.count + 1)
+    }
+
     @Test func damagedFilesAreNeverServed() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try DataCache(directory: directory)
