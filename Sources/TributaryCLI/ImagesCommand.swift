@@ -48,24 +48,21 @@ struct ImagesCommand: AsyncParsableCommand {
         }
 
         func execute(console: Console) async throws {
+            let directory = try out.map(Self.outputDirectory)
             let failures: Int
             if urls.contains(where: { $0.hasPrefix("/") }) {
                 failures = try await NewsSandbox.withRunning { base in
                     console.note("Reading sandbox paths from the built-in sandbox at \(base).")
-                    return try await fetchAll(base: base, console: console)
+                    return try await fetchAll(base: base, saving: directory, console: console)
                 }
             } else {
-                failures = try await fetchAll(base: nil, console: console)
+                failures = try await fetchAll(base: nil, saving: directory, console: console)
             }
             if failures > 0 { throw ExitCode.failure }
         }
 
         /// Loads every image; returns how many failed.
-        private func fetchAll(base: URL?, console: Console) async throws -> Int {
-            let directory = out.map { URL(fileURLWithPath: $0, isDirectory: true) }
-            if let directory {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            }
+        private func fetchAll(base: URL?, saving directory: URL?, console: Console) async throws -> Int {
             let processors: [any ImageProcessing] =
                 thumbnail.map { [ImageProcessors.Resize(maximumPixelSize: $0)] } ?? []
             let resolved = urls.map { text in
@@ -95,7 +92,9 @@ struct ImagesCommand: AsyncParsableCommand {
                                 return (index, try Self.describe(response, saving: directory), true)
                             } catch {
                                 return (
-                                    index, "error: \(url.absoluteString) could not be saved: \(error)", false
+                                    index,
+                                    "error: \(url.absoluteString) could not be saved: \(FileError.reason(error))",
+                                    false
                                 )
                             }
                         }
@@ -117,6 +116,22 @@ struct ImagesCommand: AsyncParsableCommand {
             }
         }
 
+        /// The directory `path` names, created if it does not exist yet.
+        private static func outputDirectory(_ path: String) throws(FileError) -> URL {
+            let directory = URL(fileURLWithPath: path, isDirectory: true)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+            {
+                throw FileError(option: "--out", path: path, reason: "it is a file, not a directory")
+            }
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw FileError(option: "--out", path: path, reason: FileError.reason(error))
+            }
+            return directory
+        }
+
         /// One line about a loaded image, after saving it if asked.
         private static func describe(_ response: ImageResponse, saving directory: URL?) throws -> String {
             let image = response.image
@@ -135,6 +150,24 @@ struct ImagesCommand: AsyncParsableCommand {
             try (asPNG ? image.pngData() : image.jpegData(quality: 90)).write(to: file, options: .atomic)
             return line + "  saved \(file.path)"
         }
+    }
+}
+
+/// A path given on the command line that cannot be used, with the system's reason.
+struct FileError: Error, CustomStringConvertible {
+    var option: String
+    var path: String
+    var reason: String
+
+    var description: String { "\(option) \(path) cannot be used: \(reason)." }
+
+    /// The operating system's own words for a file-system error, such as "Permission denied",
+    /// rather than the error's full description.
+    static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        let posix = [error, underlying].compactMap { $0 }.first { $0.domain == NSPOSIXErrorDomain }
+        return posix.map { String(cString: strerror(Int32($0.code))) } ?? error.localizedDescription
     }
 }
 

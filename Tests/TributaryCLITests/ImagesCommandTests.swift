@@ -36,6 +36,49 @@ struct ImagesCommandTests {
         #expect(alpha.hasTransparency)
     }
 
+    /// An --out that cannot be a directory is refused with the reason, before anything loads.
+    @Test func refusesAnOutputDirectoryItCannotUse() async throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "images-\(UUID())")
+        try Data("not a directory".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for (path, reason) in [
+            (file.path, "it is a file, not a directory"), (file.path + "/inside", "Not a directory"),
+        ] {
+            let command = try #require(
+                try TributaryCommand.parseAsRoot(["images", "fetch", "/images/1.jpg", "--out", path])
+                    as? ImagesCommand.Fetch
+            )
+            let capture = CapturedConsole(errorsAreInteractive: false)
+            let error = await #expect(throws: FileError.self) {
+                try await command.execute(console: capture.console)
+            }
+            #expect(error?.description == "--out \(path) cannot be used: \(reason).")
+            #expect(capture.output.isEmpty && capture.errors.isEmpty, "no sandbox starts, no image loads")
+        }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "not a directory")
+    }
+
+    /// An image that cannot be saved is reported with the system's reason; the others are saved.
+    @Test func reportsAnImageItCannotSave() async throws {
+        let out = FileManager.default.temporaryDirectory.appending(path: "images-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: out) }
+        try FileManager.default.createDirectory(
+            at: out.appending(path: "1.jpg"),
+            withIntermediateDirectories: true
+        )
+        let command = try #require(
+            try TributaryCommand.parseAsRoot([
+                "images", "fetch", "/images/1.jpg", "/images/2.jpg", "--out", out.path,
+            ])
+                as? ImagesCommand.Fetch
+        )
+        let capture = CapturedConsole(errorsAreInteractive: false)
+        await #expect(throws: ExitCode.failure) { try await command.execute(console: capture.console) }
+        #expect(capture.errors.contains("/images/1.jpg could not be saved: Is a directory\n"))
+        #expect(capture.output.contains("/images/2.jpg  JPEG"))
+        #expect(try Bitmap(decoding: Data(contentsOf: out.appending(path: "2.jpg"))).width > 0)
+    }
+
     @Test(arguments: [
         ["images", "fetch"],
         ["images", "fetch", "ftp://example.com/a.jpg"],
