@@ -78,7 +78,8 @@ public final class ImageLoader: ObservableObject {
     /// Whether a load is in flight.
     public var isLoading: Bool { state.isLoading }
 
-    /// Loads ``url`` again, even if it is loaded or failed.
+    /// Loads ``url`` again, as after a failure; an image the memory cache still holds is taken
+    /// from it, and anything else is loaded through the disk cache and the network.
     public func reload() {
         load()
     }

@@ -98,6 +98,26 @@ struct ImageLoaderTests {
         }
     }
 
+    /// Reloading after a failure asks the server again; reloading a loaded image takes it from
+    /// the memory cache.
+    @Test func reloadRetriesAFailureAndReusesALoadedImage() async throws {
+        try await ImageServer.run { base, log in
+            let loader = ImageLoader(pipeline: ImagePipeline())
+            loader.url = base.appending(path: "missing.jpg")
+            try await waitUntil { loader.failure != nil }
+            loader.reload()
+            #expect(loader.isLoading && loader.failure == nil)
+            try await waitUntil { loader.failure != nil }
+            #expect(log.count("/missing.jpg") == 2)
+
+            loader.url = base.appending(path: "img/5.jpg")
+            try await waitUntil { loader.image != nil }
+            loader.reload()
+            #expect(loader.image?.width == 64 && !loader.isLoading)
+            #expect(log.count("/img/5.jpg") == 1)
+        }
+    }
+
     @Test func aCachedImageAppearsWithoutALoadingState() async throws {
         try await ImageServer.run { base, _ in
             let pipeline = ImagePipeline()
