@@ -66,18 +66,17 @@ extension ImageProcessors {
                 throw ImageProcessingError("The image has no pixels.")
             }
             let scaled = scaledSize(for: source)
-            let resized = scaled == source ? bitmap : Resampler.resize(bitmap, to: scaled)
             guard crop, contentMode == .fill, scaled.width > size.width || scaled.height > size.height else {
-                return resized
+                return scaled == source ? bitmap : Resampler.resize(bitmap, to: scaled)
             }
             let width = min(size.width, scaled.width)
             let height = min(size.height, scaled.height)
-            return resized.cropped(
-                x: (scaled.width - width) / 2,
-                y: (scaled.height - height) / 2,
-                width: width,
-                height: height
-            )
+            let x = (scaled.width - width) / 2
+            let y = (scaled.height - height) / 2
+            guard scaled != source else { return bitmap.cropped(x: x, y: y, width: width, height: height) }
+            // Only the part kept is resampled: a long, thin image filled and scaled up would
+            // otherwise be scaled whole, however far it reaches past the size.
+            return Resampler.resize(bitmap, to: scaled, columns: x..<(x + width), rows: y..<(y + height))
         }
     }
 }

@@ -6,7 +6,7 @@
 enum Resampler {
     typealias Vector = SIMD4<Float>
 
-    /// The kernel's weights for every output position along one axis.
+    /// The kernel's weights for the output positions of one axis that are computed.
     struct Weights {
         /// The first source index each output position reads.
         var starts: [Int]
@@ -16,7 +16,8 @@ enum Resampler {
         var weights: [Float]
         var taps: Int
 
-        init(source: Int, target: Int) {
+        /// Weights for the positions in `window` of a `target`-long axis scaled from `source`.
+        init(source: Int, target: Int, window: Range<Int>) {
             let scale = Double(source) / Double(target)
             let stretch = max(scale, 1)
             let radius = 2 * stretch
@@ -24,10 +25,10 @@ enum Resampler {
             starts = []
             counts = []
             weights = []
-            starts.reserveCapacity(target)
-            counts.reserveCapacity(target)
-            weights.reserveCapacity(target * taps)
-            for position in 0..<target {
+            starts.reserveCapacity(window.count)
+            counts.reserveCapacity(window.count)
+            weights.reserveCapacity(window.count * taps)
+            for position in window {
                 let center = (Double(position) + 0.5) * scale - 0.5
                 var start = Int((center - radius).rounded(.up))
                 start = min(max(start, 0), max(source - taps, 0))
@@ -51,19 +52,36 @@ enum Resampler {
         }
     }
 
+    /// `bitmap` scaled to `size`.
     static func resize(_ bitmap: Bitmap, to size: PixelSize) -> Bitmap {
-        let horizontal = Weights(source: bitmap.width, target: size.width)
-        let vertical = Weights(source: bitmap.height, target: size.height)
-        // Horizontal pass: every source row, premultiplied, into a row size.width wide.
-        var intermediate = [Vector](repeating: .zero, count: size.width * bitmap.height)
+        resize(bitmap, to: size, columns: 0..<size.width, rows: 0..<size.height)
+    }
+
+    /// The part of `bitmap` scaled to `scaled` that lies in `columns` and `rows`: the same pixels
+    /// as scaling it whole and cropping, at the cost of the part alone.
+    static func resize(
+        _ bitmap: Bitmap,
+        to scaled: PixelSize,
+        columns: Range<Int>,
+        rows: Range<Int>
+    ) -> Bitmap {
+        let size = PixelSize(width: columns.count, height: rows.count)
+        let horizontal = Weights(source: bitmap.width, target: scaled.width, window: columns)
+        let vertical = Weights(source: bitmap.height, target: scaled.height, window: rows)
+        // The source rows the kept output rows read; starts only grow along an axis.
+        let firstRow = vertical.starts.first ?? 0
+        let endRow = zip(vertical.starts, vertical.counts).map(+).max() ?? 0
+        // Horizontal pass: each of those rows, premultiplied, into a row size.width wide.
+        var intermediate = [Vector](repeating: .zero, count: size.width * max(endRow - firstRow, 0))
         var line = [Vector](repeating: .zero, count: bitmap.width)
         bitmap.pixels.withUnsafeBufferPointer { pixels in
             intermediate.withUnsafeMutableBufferPointer { output in
                 line.withUnsafeMutableBufferPointer { line in
-                    for y in 0..<bitmap.height {
+                    for y in firstRow..<max(endRow, firstRow) {
                         premultiply(row: y, of: pixels, width: bitmap.width, into: line)
+                        let row = y - firstRow
                         let outputRow = UnsafeMutableBufferPointer(
-                            rebasing: output[(y * size.width)..<((y + 1) * size.width)]
+                            rebasing: output[(row * size.width)..<((row + 1) * size.width)]
                         )
                         horizontal.apply(to: UnsafeBufferPointer(line), into: outputRow)
                     }
@@ -78,7 +96,7 @@ enum Resampler {
                     vertical.weights.withUnsafeBufferPointer { weights in
                         for y in 0..<size.height {
                             for x in 0..<size.width { sums[x] = .zero }
-                            let start = vertical.starts[y]
+                            let start = vertical.starts[y] - firstRow
                             for tap in 0..<vertical.counts[y] {
                                 let weight = weights[y * vertical.taps + tap]
                                 if weight == 0 { continue }

@@ -1,5 +1,12 @@
+import PropertyBased
 import Testing
 import TributaryImages
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 struct ProcessorTests {
     @Test(arguments: [
@@ -97,6 +104,74 @@ struct ProcessorTests {
             }
         }
         #expect(worst <= 1, "largest channel difference \(worst)")
+    }
+
+    /// A filled and cropped resize resamples only the part it keeps, to the very pixels that
+    /// scaling the whole image and cutting out its centre gives.
+    @Test func aCroppedFillIsTheCentreOfTheWholeFill() throws {
+        var random = Xoshiro(seed: (0x5EED, 10, 11, 12))
+        for _ in 0..<60 {
+            let image = Bitmap.pattern(
+                width: Int.random(in: 1...120, using: &random),
+                height: Int.random(in: 1...120, using: &random),
+                alpha: Bool.random(using: &random)
+            )
+            let size = PixelSize(
+                width: Int.random(in: 1...90, using: &random),
+                height: Int.random(in: 1...90, using: &random)
+            )
+            let upscale = Bool.random(using: &random)
+            let whole = try ImageProcessors.Resize(size: size, contentMode: .fill, upscale: upscale).process(
+                image
+            )
+            let cropped = try ImageProcessors.Resize(
+                size: size,
+                contentMode: .fill,
+                crop: true,
+                upscale: upscale
+            )
+            .process(image)
+            let width = min(size.width, whole.width)
+            let height = min(size.height, whole.height)
+            let centre = try ImageProcessors.Crop(
+                x: (whole.width - width) / 2,
+                y: (whole.height - height) / 2,
+                width: width,
+                height: height
+            )
+            .process(whole)
+            #expect(cropped == centre, "\(image.width)×\(image.height) filling \(size), upscale \(upscale)")
+        }
+    }
+
+    /// A thin image filled into a square and scaled up costs the square, not the 256×1,024,000
+    /// pixels it would reach whole.
+    @Test func aThinImageFilledAndScaledUpCostsOnlyWhatIsKept() throws {
+        var image = Bitmap(width: 1, height: 4_000, fill: .init(red: 0, green: 0, blue: 0))
+        for y in 0..<4_000 { image[0, y] = .init(red: UInt8(y * 255 / 3_999), green: 90, blue: 200) }
+        let square = PixelSize(width: 256, height: 256)
+        let peakBefore = Self.peakResidentBytes()
+        let result = try ImageProcessors.Resize(size: square, contentMode: .fill, crop: true, upscale: true)
+            .process(image)
+        // The whole would be a 1 GB bitmap, resampled through 4 GB of intermediate rows.
+        #expect(Self.peakResidentBytes() - peakBefore < 256 << 20)
+        #expect(result.width == 256 && result.height == 256)
+        // The middle of the image, where the red ramp is at half.
+        #expect(result[0, 0] == result[255, 0])
+        #expect((126...129).contains(Int(result[128, 128].red)))
+        #expect(result[128, 128].green == 90 && result[128, 128].blue == 200)
+    }
+
+    /// The most memory the process has held resident so far.
+    static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        #if canImport(Darwin)
+            getrusage(RUSAGE_SELF, &usage)
+            return Int(usage.ru_maxrss)
+        #else
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Int(usage.ru_maxrss) * 1024
+        #endif
     }
 
     @Test func cropCutsExactPixels() throws {
