@@ -174,7 +174,11 @@ public final class DataCache: DataCaching {
 
     // MARK: Writing
 
+    /// Keeps `data` under `key`, in the background. Data larger than ``sizeLimit`` is not
+    /// kept, and replaces what the key held with nothing: making room for it would evict every
+    /// other entry, only for it to be evicted too.
     public func storeData(_ data: Data, for key: String) {
+        guard data.count <= sizeLimit else { return removeData(for: key) }
         let name = Self.fileName(for: key)
         let (number, evicted) = state.withLock { state -> (Int, [String]) in
             state.writes += 1

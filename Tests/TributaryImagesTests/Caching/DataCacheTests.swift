@@ -49,6 +49,25 @@ struct DataCacheTests {
         #expect(cache.totalSize == 3_000)
     }
 
+    @Test func dataLargerThanTheLimitEvictsNothing() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try DataCache(directory: directory, sizeLimit: 3_000)
+        cache.storeData(bytes(1_000, 1), for: "a")
+        cache.storeData(bytes(1_000, 2), for: "b")
+        cache.storeData(bytes(3_001, 3), for: "huge")
+        cache.flush()
+        #expect(cache.cachedData(for: "huge") == nil)
+        #expect(
+            cache.cachedData(for: "a") == bytes(1_000, 1) && cache.cachedData(for: "b") == bytes(1_000, 2)
+        )
+        // Newer data for a key that is too large to keep leaves no stale copy behind.
+        cache.storeData(bytes(3_001, 4), for: "a")
+        cache.flush()
+        #expect(cache.cachedData(for: "a") == nil)
+        #expect(cache.totalSize == 1_000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)
+    }
+
     @Test func removeAndRemoveAll() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try DataCache(directory: directory)
