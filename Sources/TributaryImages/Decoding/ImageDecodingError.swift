@@ -13,6 +13,14 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     /// The codec could not allocate the memory it needed.
     case outOfMemory
 
+    /// Whether the data itself is at fault, rather than the decoder or its limits.
+    var isBrokenData: Bool {
+        switch self {
+        case .unrecognizedFormat, .truncated, .corrupt: true
+        case .unsupportedFormat, .tooManyPixels, .outOfMemory: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .unrecognizedFormat:

@@ -462,6 +462,15 @@ extension ImagePipeline {
                 }
             }
             await release(.decode)
+            // Data that is no image, or a broken one, is not kept to be served again: a captive
+            // portal's page would otherwise fail every later load from the disk cache, without
+            // the server being asked again.
+            if case .data = input, case .failure(let error) = result,
+                case .decodingFailed(let reason) = error.reason,
+                reason.isBrokenData
+            {
+                configuration.dataCache?.removeData(for: key.dataKey)
+            }
             return result
         }
 

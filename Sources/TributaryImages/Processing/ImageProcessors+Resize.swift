@@ -20,6 +20,8 @@ extension ImageProcessors {
         /// With ``ContentMode/fill``, cut the overflow so the result is exactly ``size``, centred.
         public var crop: Bool
         /// Whether an image smaller than the size is scaled up; by default it is left as it is.
+        /// With ``ContentMode/fill`` and no ``crop``, a long, thin image scaled up stays long
+        /// and thin, reaching far past the size; ``crop`` bounds the result to the size.
         public var upscale: Bool
 
         public init(

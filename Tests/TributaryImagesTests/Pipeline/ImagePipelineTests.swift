@@ -249,6 +249,30 @@ struct ImagePipelineTests {
         }
     }
 
+    /// Data that turns out to be no image is not kept in the disk cache: the next load asks the
+    /// server again. An image is kept and served from the disk.
+    @Test func dataThatIsNoImageIsNotKept() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "pipeline-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await ImageServer.run { base, log in
+            let dataCache = try DataCache(directory: directory)
+            let pipeline = pipeline(imageCache: nil, dataCache: dataCache)
+            for _ in 0..<2 {
+                await #expect(throws: ImagePipeline.Error.self) {
+                    try await pipeline.image(for: base.appending(path: "corrupt.jpg"))
+                }
+                #expect(
+                    try await pipeline.response(for: ImageRequest(url: base.appending(path: "img/15.jpg")))
+                        .image.width == 64
+                )
+            }
+            dataCache.flush()
+            #expect(log.count("/corrupt.jpg") == 2 && log.count("/img/15.jpg") == 1)
+            #expect(!dataCache.containsData(for: base.appending(path: "corrupt.jpg").absoluteString))
+            #expect(dataCache.containsData(for: base.appending(path: "img/15.jpg").absoluteString))
+        }
+    }
+
     @Test func publisherLoadsWhenSubscribedAndCancelsWithTheSubscription() async throws {
         try await ImageServer.run { base, log in
             let pipeline = pipeline()
