@@ -336,8 +336,7 @@ public final class DataCache: DataCaching {
         let evicted = state.withLock { state -> [String] in
             let newer = state.index
             var index = LRUList<String, Int>()
-            for entry in found where !state.clearedBeforeLoad && !state.removedBeforeLoad.contains(entry.name)
-            {
+            for entry in found where !state.isRemovedBeforeLoad(entry.name) {
                 index.set(entry.size, for: entry.name, cost: entry.size)
             }
             for name in newer.keysFromOldest {

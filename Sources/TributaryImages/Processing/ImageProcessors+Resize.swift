@@ -68,17 +68,25 @@ extension ImageProcessors {
                 throw ImageProcessingError("The image has no pixels.")
             }
             let scaled = scaledSize(for: source)
-            guard crop, contentMode == .fill, scaled.width > size.width || scaled.height > size.height else {
-                return scaled == source ? bitmap : Resampler.resize(bitmap, to: scaled)
-            }
-            let width = min(size.width, scaled.width)
-            let height = min(size.height, scaled.height)
-            let x = (scaled.width - width) / 2
-            let y = (scaled.height - height) / 2
-            guard scaled != source else { return bitmap.cropped(x: x, y: y, width: width, height: height) }
-            // Only the part kept is resampled: a long, thin image filled and scaled up would
+            // The part of the scaled image kept: all of it, or with a cropped fill its centre.
+            // Only that part is resampled: a long, thin image filled and scaled up would
             // otherwise be scaled whole, however far it reaches past the size.
-            return Resampler.resize(bitmap, to: scaled, columns: x..<(x + width), rows: y..<(y + height))
+            let kept =
+                crop && contentMode == .fill
+                ? PixelSize(width: min(size.width, scaled.width), height: min(size.height, scaled.height))
+                : scaled
+            let x = (scaled.width - kept.width) / 2
+            let y = (scaled.height - kept.height) / 2
+            guard scaled != source else {
+                return kept == source
+                    ? bitmap : bitmap.cropped(x: x, y: y, width: kept.width, height: kept.height)
+            }
+            return Resampler.resize(
+                bitmap,
+                to: scaled,
+                columns: x..<(x + kept.width),
+                rows: y..<(y + kept.height)
+            )
         }
     }
 }

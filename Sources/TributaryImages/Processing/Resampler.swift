@@ -52,11 +52,6 @@ enum Resampler {
         }
     }
 
-    /// `bitmap` scaled to `size`.
-    static func resize(_ bitmap: Bitmap, to size: PixelSize) -> Bitmap {
-        resize(bitmap, to: size, columns: 0..<size.width, rows: 0..<size.height)
-    }
-
     /// The part of `bitmap` scaled to `scaled` that lies in `columns` and `rows`: the same pixels
     /// as scaling it whole and cropping, at the cost of the part alone.
     static func resize(
@@ -70,14 +65,14 @@ enum Resampler {
         let vertical = Weights(source: bitmap.height, target: scaled.height, window: rows)
         // The source rows the kept output rows read; starts only grow along an axis.
         let firstRow = vertical.starts.first ?? 0
-        let endRow = zip(vertical.starts, vertical.counts).map(+).max() ?? 0
+        let sourceRows = firstRow..<max(zip(vertical.starts, vertical.counts).map(+).max() ?? 0, firstRow)
         // Horizontal pass: each of those rows, premultiplied, into a row size.width wide.
-        var intermediate = [Vector](repeating: .zero, count: size.width * max(endRow - firstRow, 0))
+        var intermediate = [Vector](repeating: .zero, count: size.width * sourceRows.count)
         var line = [Vector](repeating: .zero, count: bitmap.width)
         bitmap.pixels.withUnsafeBufferPointer { pixels in
             intermediate.withUnsafeMutableBufferPointer { output in
                 line.withUnsafeMutableBufferPointer { line in
-                    for y in firstRow..<max(endRow, firstRow) {
+                    for y in sourceRows {
                         premultiply(row: y, of: pixels, width: bitmap.width, into: line)
                         let row = y - firstRow
                         let outputRow = UnsafeMutableBufferPointer(
