@@ -113,15 +113,15 @@ struct NewsCommand: AsyncParsableCommand {
         @OptionGroup var paging: Paging
         @OptionGroup var connection: Connection
 
-        func run() async throws {
-            try await execute(console: .standard)
+        func validate() throws {
+            try refuseInvalid(endpoint)
         }
 
-        func execute(console: Console) async throws {
+        private var endpoint: NewsEndpoint {
             let sources = source.map { $0.split(separator: ",").map(String.init) } ?? []
             // With nothing chosen, the headlines of the United States, as NewsAPI's examples.
             let country = country ?? (category == nil && sources.isEmpty && query == nil ? "us" : nil)
-            let endpoint = NewsEndpoint.topHeadlines(
+            return .topHeadlines(
                 .init(
                     country: country,
                     category: category,
@@ -130,6 +130,13 @@ struct NewsCommand: AsyncParsableCommand {
                     paging: paging.value
                 )
             )
+        }
+
+        func run() async throws {
+            try await execute(console: .standard)
+        }
+
+        func execute(console: Console) async throws {
             try await showArticles(endpoint, connection: connection, console: console)
         }
     }
@@ -176,6 +183,7 @@ struct NewsCommand: AsyncParsableCommand {
                     throw ValidationError("\(name) \"\(value)\" is not an ISO 8601 date.")
                 }
             }
+            try refuseInvalid(endpoint)
         }
 
         private var fields: [String] {
@@ -186,8 +194,8 @@ struct NewsCommand: AsyncParsableCommand {
             try await execute(console: .standard)
         }
 
-        func execute(console: Console) async throws {
-            let endpoint = NewsEndpoint.everything(
+        private var endpoint: NewsEndpoint {
+            .everything(
                 .init(
                     query: query,
                     searchIn: fields.compactMap(NewsEndpoint.SearchField.init(rawValue:)),
@@ -198,6 +206,9 @@ struct NewsCommand: AsyncParsableCommand {
                     paging: paging.value
                 )
             )
+        }
+
+        func execute(console: Console) async throws {
             try await showArticles(endpoint, connection: connection, console: console)
         }
     }
@@ -291,6 +302,17 @@ private func showArticles(
         let paging = endpoint.paging ?? .init()
         let first = ((paging.page ?? 1) - 1) * (paging.pageSize ?? page.receivedCount) + 1
         console.print(NewsFormat.articles(page, numberedFrom: first, now: Date()))
+    }
+}
+
+/// Refuses a request NewsAPI would refuse, while the flags are checked: before a sandbox starts
+/// or anything is sent.
+private func refuseInvalid(_ endpoint: NewsEndpoint) throws {
+    do {
+        try endpoint.validate()
+    } catch {
+        guard case .invalidRequest(let reason) = error.kind else { throw error }
+        throw ValidationError("This request cannot be made: \(reason).")
     }
 }
 
