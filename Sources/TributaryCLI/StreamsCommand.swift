@@ -18,7 +18,7 @@ struct StreamsCommand: AsyncParsableCommand {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            console.note("error: cannot read \(path): \(error.localizedDescription)")
+            console.note("error: cannot read \(path): \(FileError.reason(error)).")
             throw ExitCode.failure
         }
         do {
@@ -71,7 +71,8 @@ struct StreamsCommand: AsyncParsableCommand {
                     try Data(SVGRenderer.render(timeline, document: document).utf8)
                         .write(to: URL(fileURLWithPath: svg), options: .atomic)
                 } catch {
-                    throw ValidationError("Cannot write \(svg): \(error.localizedDescription)")
+                    console.note("error: cannot write \(svg): \(FileError.reason(error)).")
+                    throw ExitCode.failure
                 }
                 console.note("Wrote \(svg).")
             }

@@ -50,6 +50,30 @@ import TributaryStreams
         #expect(capture.errors == "error: \(bad.path): $.nodes[0].input: \"x\" names no stream or node.\n")
     }
 
+    @Test func givesTheSystemsReasonForAFileItCannotUse() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("streams-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = directory.appendingPathComponent("missing.json").path
+        let svg = directory.appendingPathComponent("missing/drawing.svg").path
+        let example = Self.examples.appendingPathComponent("serial.json").path
+        for (arguments, message) in [
+            (["validate", missing], "error: cannot read \(missing): No such file or directory.\n"),
+            (["validate", directory.path], "error: cannot read \(directory.path): Is a directory.\n"),
+            (["run", example, "--svg", svg], "error: cannot write \(svg): No such file or directory.\n"),
+        ] {
+            let capture = CapturedConsole()
+            #expect(throws: ExitCode.failure) {
+                switch try TributaryCommand.parseAsRoot(["streams"] + arguments) {
+                case let command as StreamsCommand.Validate: try command.execute(console: capture.console)
+                case let command as StreamsCommand.Run: try command.execute(console: capture.console)
+                case let command: Issue.record("unexpected command \(command)")
+                }
+            }
+            #expect(capture.errors == message)
+        }
+    }
+
     @Test func makesADocumentFromMarbles() throws {
         let command = try #require(
             try TributaryCommand.parseAsRoot(["streams", "new", "--marbles", "-1-2-3|"])
