@@ -23,18 +23,24 @@ extension ImageProcessors {
         /// With ``ContentMode/fill`` and no ``crop``, a long, thin image scaled up stays long
         /// and thin, reaching far past the size; ``crop`` bounds the result to the size.
         public var upscale: Bool
+        /// The most pixels a result may have: 64 megapixels, as many as a decoder accepts by
+        /// default. A resize that would make more, such as a 1×4000 image filling 256×256
+        /// scaled up and not cropped (256×1,024,000), throws ``ImageProcessingError`` instead.
+        public var pixelLimit: Int
 
         public init(
             size: PixelSize,
             contentMode: ContentMode = .fit,
             crop: Bool = false,
-            upscale: Bool = false
+            upscale: Bool = false,
+            pixelLimit: Int = 64_000_000
         ) {
             precondition(size.width > 0 && size.height > 0, "a resize needs a positive size")
             self.size = size
             self.contentMode = contentMode
             self.crop = crop
             self.upscale = upscale
+            self.pixelLimit = pixelLimit
         }
 
         /// Fits the image in a square of `maximumPixelSize` on each side.
@@ -52,10 +58,11 @@ extension ImageProcessors {
             let heightRatio = Double(size.height) / Double(source.height)
             var scale = contentMode == .fit ? min(widthRatio, heightRatio) : max(widthRatio, heightRatio)
             if !upscale { scale = min(scale, 1) }
-            return PixelSize(
-                width: max(1, Int((Double(source.width) * scale).rounded())),
-                height: max(1, Int((Double(source.height) * scale).rounded()))
-            )
+            // Far past any pixel limit, yet clear of Int's range however large the size is.
+            func side(_ length: Int) -> Int {
+                Int(min((Double(length) * scale).rounded(), Double(1 << 40)))
+            }
+            return PixelSize(width: max(1, side(source.width)), height: max(1, side(source.height)))
         }
 
         public func minimumInputSize(for source: PixelSize) -> PixelSize? {
@@ -75,6 +82,12 @@ extension ImageProcessors {
                 crop && contentMode == .fill
                 ? PixelSize(width: min(size.width, scaled.width), height: min(size.height, scaled.height))
                 : scaled
+            guard kept.width <= pixelLimit / kept.height else {
+                throw ImageProcessingError(
+                    "Resizing the \(source.width)×\(source.height) image with \(identifier) would make "
+                        + "\(kept.width)×\(kept.height) pixels, more than the limit of \(pixelLimit)."
+                )
+            }
             let x = (scaled.width - kept.width) / 2
             let y = (scaled.height - kept.height) / 2
             guard scaled != source else {

@@ -162,6 +162,42 @@ struct ProcessorTests {
         #expect(result[128, 128].green == 90 && result[128, 128].blue == 200)
     }
 
+    /// A result past the pixel limit is refused before any of it is allocated: a thin image
+    /// filled and scaled up but not cropped reaches 256×1,024,000 pixels.
+    @Test func aResizePastThePixelLimitIsRefused() throws {
+        let thin = Bitmap.pattern(width: 1, height: 4_000)
+        let square = PixelSize(width: 256, height: 256)
+        let peakBefore = Self.peakResidentBytes()
+        let error = #expect(throws: ImageProcessingError.self) {
+            try ImageProcessors.Resize(size: square, contentMode: .fill, upscale: true).process(thin)
+        }
+        #expect(Self.peakResidentBytes() - peakBefore < 256 << 20)
+        #expect(
+            error?.reason == "Resizing the 1×4000 image with resize(256x256,fill,upscale) would make "
+                + "256×1024000 pixels, more than the limit of 64000000."
+        )
+        let huge = PixelSize(width: Int.max, height: Int.max)
+        #expect(throws: ImageProcessingError.self) {
+            try ImageProcessors.Resize(size: huge, upscale: true).process(thin)
+        }
+
+        // The limit is on the result, inclusive.
+        let small = Bitmap.pattern(width: 2, height: 40)
+        let fill = PixelSize(width: 16, height: 16)
+        let atLimit = try ImageProcessors.Resize(
+            size: fill,
+            contentMode: .fill,
+            upscale: true,
+            pixelLimit: 5_120
+        )
+        .process(small)
+        #expect(atLimit.width == 16 && atLimit.height == 320)
+        #expect(throws: ImageProcessingError.self) {
+            try ImageProcessors.Resize(size: fill, contentMode: .fill, upscale: true, pixelLimit: 5_119)
+                .process(small)
+        }
+    }
+
     /// The most memory the process has held resident so far.
     static func peakResidentBytes() -> Int {
         var usage = rusage()
