@@ -23,25 +23,26 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
         public var nanoseconds: Int64
 
         public func distance(to other: Time) -> Duration {
-            Duration(nanoseconds: other.nanoseconds - nanoseconds)
+            Duration(nanoseconds: other.nanoseconds.clampedSubtracting(nanoseconds))
         }
         public func advanced(by duration: Duration) -> Time {
-            Time(nanoseconds: nanoseconds + duration.nanoseconds)
+            Time(nanoseconds: nanoseconds.clampedAdding(duration.nanoseconds))
         }
 
         /// Seconds since the scheduler was made.
         public var seconds: Double { Double(nanoseconds) / 1e9 }
     }
 
-    /// A span of virtual time.
+    /// A span of virtual time. Arithmetic past the range of nanoseconds in an `Int64` (about
+    /// 292 years) holds at its end rather than trapping, so a huge delay simply never comes.
     public struct Duration: Comparable, Hashable, Sendable, SignedNumeric, SchedulerTimeIntervalConvertible {
         public var nanoseconds: Int64
 
         public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
-        public init(integerLiteral value: Int64) { nanoseconds = value * 1_000_000_000 }
+        public init(integerLiteral value: Int64) { nanoseconds = value.clampedMultiplied(by: 1_000_000_000) }
         public init?<T: BinaryInteger>(exactly source: T) {
             guard let value = Int64(exactly: source) else { return nil }
-            nanoseconds = value * 1_000_000_000
+            nanoseconds = value.clampedMultiplied(by: 1_000_000_000)
         }
 
         public var magnitude: Int64 {
@@ -50,26 +51,35 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
 
         public static func < (lhs: Duration, rhs: Duration) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
         public static func + (lhs: Duration, rhs: Duration) -> Duration {
-            Duration(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
+            Duration(nanoseconds: lhs.nanoseconds.clampedAdding(rhs.nanoseconds))
         }
         public static func - (lhs: Duration, rhs: Duration) -> Duration {
-            Duration(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
+            Duration(nanoseconds: lhs.nanoseconds.clampedSubtracting(rhs.nanoseconds))
         }
         public static func * (lhs: Duration, rhs: Duration) -> Duration {
-            Duration(nanoseconds: lhs.nanoseconds * rhs.nanoseconds / 1_000_000_000)
+            let (product, overflow) = lhs.nanoseconds.multipliedReportingOverflow(by: rhs.nanoseconds)
+            guard overflow else { return Duration(nanoseconds: product / 1_000_000_000) }
+            return Duration(
+                nanoseconds: Int64(clamping: Double(lhs.nanoseconds) * Double(rhs.nanoseconds) / 1e9)
+            )
         }
         public static func += (lhs: inout Duration, rhs: Duration) { lhs = lhs + rhs }
         public static func -= (lhs: inout Duration, rhs: Duration) { lhs = lhs - rhs }
         public static func *= (lhs: inout Duration, rhs: Duration) { lhs = lhs * rhs }
 
-        public static func seconds(_ s: Int) -> Duration { Duration(nanoseconds: Int64(s) * 1_000_000_000) }
+        public static func seconds(_ s: Int) -> Duration {
+            Duration(nanoseconds: Int64(s).clampedMultiplied(by: 1_000_000_000))
+        }
+        /// `s` seconds; not a number is no time.
         public static func seconds(_ s: Double) -> Duration {
-            Duration(nanoseconds: Int64((s * 1e9).rounded()))
+            Duration(nanoseconds: Int64(clamping: s * 1e9))
         }
         public static func milliseconds(_ ms: Int) -> Duration {
-            Duration(nanoseconds: Int64(ms) * 1_000_000)
+            Duration(nanoseconds: Int64(ms).clampedMultiplied(by: 1_000_000))
         }
-        public static func microseconds(_ us: Int) -> Duration { Duration(nanoseconds: Int64(us) * 1_000) }
+        public static func microseconds(_ us: Int) -> Duration {
+            Duration(nanoseconds: Int64(us).clampedMultiplied(by: 1_000))
+        }
         public static func nanoseconds(_ ns: Int) -> Duration { Duration(nanoseconds: Int64(ns)) }
     }
 
@@ -188,10 +198,15 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
                     continue
                 }
                 current = Time(nanoseconds: key.time)
-                if let interval = slot.interval {
+                // A repetition past the end of time never comes.
+                if let interval = slot.interval,
+                    case let (next, overflow) = key.time.addingReportingOverflow(
+                        Swift.max(interval.nanoseconds, 1)
+                    ),
+                    !overflow
+                {
                     let order = nextOrder
                     nextOrder += 1
-                    let next = key.time + Swift.max(interval.nanoseconds, 1)
                     push(Key(time: next, order: order, slot: key.slot))
                 } else {
                     release(key.slot)
@@ -249,4 +264,36 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
 
 extension VirtualTimeScheduler.Time: Comparable {
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+}
+
+extension Int64 {
+    /// The nearest value to `value`, rounded: the range's ends for values past them, 0 for not
+    /// a number.
+    init(clamping value: Double) {
+        let rounded = value.rounded()
+        if rounded.isNaN {
+            self = 0
+        } else if rounded >= 0x1p63 {
+            self = .max
+        } else if rounded < -0x1p63 {
+            self = .min
+        } else {
+            self = Int64(rounded)
+        }
+    }
+
+    fileprivate func clampedAdding(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+
+    fileprivate func clampedSubtracting(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? (other < 0 ? .max : .min) : difference
+    }
+
+    fileprivate func clampedMultiplied(by other: Int64) -> Int64 {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? ((self < 0) == (other < 0) ? .max : .min) : product
+    }
 }

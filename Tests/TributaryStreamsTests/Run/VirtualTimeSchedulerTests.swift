@@ -34,6 +34,37 @@ import TributaryStreams
         #expect(ticks == [1, 2, 3])
     }
 
+    /// Times past the range of nanoseconds hold at its end instead of trapping, so a delay
+    /// longer than any run never comes.
+    @Test func timePastItsRangeHoldsAtTheEnd() {
+        typealias Duration = VirtualTimeScheduler.Duration
+        #expect(Duration.seconds(1e300).nanoseconds == .max)
+        #expect(Duration.seconds(-1e300).nanoseconds == .min)
+        #expect(Duration.seconds(.nan).nanoseconds == 0)
+        #expect(Duration.seconds(Int.max).nanoseconds == .max)
+        #expect(Duration.milliseconds(Int.min).nanoseconds == .min)
+        #expect((Duration.seconds(1e300) + .seconds(1)).nanoseconds == .max)
+        #expect((Duration.seconds(-1e300) - .seconds(1)).nanoseconds == .min)
+        #expect((Duration.seconds(1e6) * Duration.seconds(1e6)).nanoseconds == .max)
+        #expect((Duration.seconds(3) * Duration.seconds(2)) == .seconds(6))
+
+        let scheduler = VirtualTimeScheduler()
+        var log: [String] = []
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1e300))) { log.append("never") }
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { log.append("1s") }
+        // A repetition that would pass the end of time stops at the last time there is.
+        let timer = scheduler.schedule(
+            after: scheduler.now.advanced(by: .seconds(2)),
+            interval: .seconds(Int.max)
+        ) { log.append("repeat at \(scheduler.now.seconds)") }
+        scheduler.advance(by: .seconds(86_400))
+        #expect(log == ["1s", "repeat at 2.0"])
+        scheduler.advance(by: .seconds(1e300))
+        #expect(log == ["1s", "repeat at 2.0", "never"])
+        #expect(!scheduler.hasPendingActions)
+        timer.cancel()
+    }
+
     @Test func drivesCombineOperators() {
         let scheduler = VirtualTimeScheduler()
         let subject = PassthroughSubject<Int, Never>()
