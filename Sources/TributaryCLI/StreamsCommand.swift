@@ -29,6 +29,12 @@ struct StreamsCommand: AsyncParsableCommand {
         }
     }
 
+    static func validate(frame: Double) throws {
+        guard frame > 0, frame.isFinite else {
+            throw ValidationError("--frame must be a positive number.")
+        }
+    }
+
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a document in virtual time and print its timeline."
@@ -47,9 +53,7 @@ struct StreamsCommand: AsyncParsableCommand {
         var svg: String?
 
         func validate() throws {
-            guard frame > 0, frame.isFinite else {
-                throw ValidationError("--frame must be a positive number.")
-            }
+            try StreamsCommand.validate(frame: frame)
         }
 
         func run() throws {
@@ -60,7 +64,13 @@ struct StreamsCommand: AsyncParsableCommand {
             let document = try StreamsCommand.document(at: file, console: console)
             let timeline = try StreamRunner().run(document)
             if marbles {
-                console.print(TextLanes.render(timeline, document: document, frame: frame))
+                do {
+                    console.print(try TextLanes.render(timeline, document: document, frame: frame))
+                } catch {
+                    guard case .badValue(let reason) = error.kind else { throw error }
+                    console.note("error: --frame \(frame): \(reason).")
+                    throw ExitCode.failure
+                }
             } else {
                 for event in timeline.events {
                     console.print("\(String(format: "%8.3f", event.time))s  \(event.lane)  \(event.kind)")
@@ -111,18 +121,26 @@ struct StreamsCommand: AsyncParsableCommand {
         @Option(help: "The stream's id.")
         var id = "input"
 
+        func validate() throws {
+            try StreamsCommand.validate(frame: frame)
+            _ = try stream()
+        }
+
+        /// The stream the marbles describe; a diagram that is wrong is a wrong flag.
+        private func stream() throws -> StreamDefinition {
+            do {
+                return try Marbles.parse(marbles, frame: frame, id: id)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+
         func run() throws {
             try execute(console: .standard)
         }
 
         func execute(console: Console) throws {
-            let stream: StreamDefinition
-            do {
-                stream = try Marbles.parse(marbles, frame: frame, id: id)
-            } catch {
-                throw ValidationError("\(error)")
-            }
-            let document = try StreamDocument(name: "From marbles \(marbles)", streams: [stream])
+            let document = try StreamDocument(name: "From marbles \(marbles)", streams: [try stream()])
             console.print(String(decoding: try document.encoded(), as: UTF8.self))
         }
     }

@@ -74,6 +74,32 @@ import TributaryStreams
         }
     }
 
+    @Test func refusesFramesItCannotUse() throws {
+        let example = Self.examples.appendingPathComponent("serial.json").path
+        let run = try #require(
+            try TributaryCommand.parseAsRoot(["streams", "run", example, "--marbles", "--frame", "1e-300"])
+                as? StreamsCommand.Run
+        )
+        let capture = CapturedConsole()
+        #expect(throws: ExitCode.failure) { try run.execute(console: capture.console) }
+        #expect(capture.output.isEmpty)
+        #expect(
+            capture.errors.hasPrefix("error: --frame 1e-300: drawing 4.0 seconds at 1e-300 seconds a frame")
+        )
+
+        for arguments in [["--frame", "0"], ["--frame", "nan"], ["--frame", "inf"]] {
+            #expect(throws: (any Error).self, "\(arguments)") {
+                try TributaryCommand.parseAsRoot(["streams", "new", "--marbles", "-1|"] + arguments)
+            }
+        }
+        let far = #expect(throws: (any Error).self) {
+            try TributaryCommand.parseAsRoot(["streams", "new", "--marbles", "-1|", "--frame", "1e300"])
+        }
+        #expect(
+            far.map { TributaryCommand.fullMessage(for: $0) }?.contains("reaches past 86400 seconds") == true
+        )
+    }
+
     @Test func makesADocumentFromMarbles() throws {
         let command = try #require(
             try TributaryCommand.parseAsRoot(["streams", "new", "--marbles", "-1-2-3|"])

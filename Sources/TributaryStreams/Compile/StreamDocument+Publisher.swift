@@ -9,25 +9,29 @@ extension StreamDocument {
     /// ```
     ///
     /// Each subscription runs the document's streams afresh. An expression that fails on a
-    /// value ends the publisher with a ``StreamFailure``.
+    /// value ends the publisher with a ``StreamFailure``. The document is checked again first,
+    /// as its properties may have changed since it was decoded.
     public func publisher<S: Scheduler>(
         for id: String,
         scheduler: S
     ) throws(StreamError) -> AnyPublisher<StreamValue, StreamFailure> {
+        _ = try operatorCounts()
         // Inside the pipeline failures travel as `any Error` (each one already a
         // StreamFailure naming its origin), so that they are converted once here rather than
         // after every operator.
-        try pipeline(for: id, scheduler: scheduler)
+        return try pipeline(for: id, in: elements, scheduler: scheduler)
             .mapError { Self.failure($0, node: id) }
             .eraseToAnyPublisher()
     }
 
-    /// The publisher of `id` with failures as `any Error`, each a ``StreamFailure``.
+    /// The publisher of `id` with failures as `any Error`, each a ``StreamFailure``, from a
+    /// checked document's `elements`.
     func pipeline<S: Scheduler>(
         for id: String,
+        in elements: [String: Element],
         scheduler: S
     ) throws(StreamError) -> AnyPublisher<StreamValue, any Error> {
-        guard let element = element(id) else {
+        guard let element = elements[id] else {
             throw StreamError(.danglingReference(id), path: "$")
         }
         switch element {
@@ -36,7 +40,7 @@ extension StreamDocument {
         case .node(let node):
             var inputs: [AnyPublisher<StreamValue, any Error>] = []
             for input in node.inputs {
-                inputs.append(try pipeline(for: input, scheduler: scheduler))
+                inputs.append(try pipeline(for: input, in: elements, scheduler: scheduler))
             }
             return Self.apply(node, to: inputs, scheduler: scheduler)
         }

@@ -8,10 +8,14 @@
 ///
 /// ```swift
 /// let stream = try Marbles.parse("-1-2-3|", frame: 1, id: "numbers")
-/// Marbles.print(timeline.events(in: "numbers"), frame: 1)   // "-1-2-3|"
+/// try Marbles.print(timeline.events(in: "numbers"), frame: 1)   // "-1-2-3|"
 /// ```
 public enum Marbles {
-    /// Reads `marbles` into a stream whose items come at the marked frames.
+    /// The most frames a printed lane may span; a wider diagram is of no use to read.
+    public static let maximumFrames = 100_000
+
+    /// Reads `marbles` into a stream whose items come at the marked frames, within
+    /// ``StreamDocument/maximumSeconds`` of its start.
     ///
     /// - Parameters:
     ///   - marbles: The diagram.
@@ -27,12 +31,13 @@ public enum Marbles {
         func bad(_ reason: String, _ offset: Int) -> StreamError {
             StreamError(.badValue("\(reason) at position \(offset + 1) of \"\(marbles)\""), path: "$.marbles")
         }
+        try checkFrame(frame)
         let characters = Array(marbles)
         var time = 0.0
         var origin: Double?
         var group: Double?
-        var items: [(time: Double, value: StreamValue)] = []
-        var ending: (time: Double, failed: Bool)?
+        var items: [(time: Double, value: StreamValue, offset: Int)] = []
+        var ending: (time: Double, failed: Bool, offset: Int)?
         var index = 0
         while index < characters.count {
             let character = characters[index]
@@ -62,7 +67,7 @@ public enum Marbles {
                 group = nil
                 time += frame
             case "|", "#":
-                ending = (time, character == "#")
+                ending = (time, character == "#", index)
                 if group == nil { time += frame }
             default:
                 guard character.isLetter || character.isNumber else {
@@ -71,7 +76,7 @@ public enum Marbles {
                 let value =
                     values[character]
                     ?? (character.wholeNumberValue.map(StreamValue.integer) ?? .string(String(character)))
-                items.append((time, value))
+                items.append((time, value, index))
                 if group == nil { time += frame }
             }
         }
@@ -81,7 +86,13 @@ public enum Marbles {
         var stream: [StreamItem] = []
         // Sums of frames and spans are rounded to the microsecond, so 0.1 * 6 is 0.6.
         func clean(_ seconds: Double) -> Double { (seconds * 1e6).rounded() / 1e6 }
+        func check(_ time: Double, _ offset: Int) throws(StreamError) {
+            guard time - start <= StreamDocument.maximumSeconds else {
+                throw bad("the diagram reaches past \(Int(StreamDocument.maximumSeconds)) seconds", offset)
+            }
+        }
         for item in items where item.time >= start {
+            try check(item.time, item.offset)
             let at = clean(item.time - start)
             stream.append(StreamItem(item.value, delay: clean(at - previous)))
             previous = at
@@ -89,7 +100,8 @@ public enum Marbles {
         let end: StreamDefinition.Ending
         switch ending {
         case nil: end = .never
-        case let (time, failed)?:
+        case let (time, failed, offset)?:
+            try check(time, offset)
             let after = max(clean(time - start - previous), 0)
             end = failed ? .failed(after: after, message: "failed") : .finished(after: after)
         }
@@ -99,10 +111,38 @@ public enum Marbles {
     /// `events` as marbles, `frame` seconds per character. Values that are not one letter or
     /// digit are written as letters from `a` not otherwise in use, and ``Printed/values`` says
     /// which is which.
-    public static func print(_ events: [Timeline.Event], frame: Double = 1) -> Printed {
+    ///
+    /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, or when the
+    ///   events span more than ``maximumFrames`` frames.
+    public static func print(_ events: [Timeline.Event], frame: Double = 1) throws(StreamError) -> Printed {
         var table: [Character: StreamValue] = [:]
-        let marbles = print(events, frame: frame, table: &table, reserved: literals(in: events))
+        let marbles = try print(events, frame: frame, table: &table, reserved: literals(in: events))
         return Printed(marbles: marbles, values: table)
+    }
+
+    /// Checks that `frame` is a positive number of seconds.
+    static func checkFrame(_ frame: Double) throws(StreamError) {
+        guard frame > 0, frame.isFinite else {
+            throw StreamError(
+                .badValue("a frame must be a positive number of seconds, not \(frame)"),
+                path: "frame"
+            )
+        }
+    }
+
+    /// Checks that `frame` is a positive number of seconds and that a diagram lasting
+    /// `duration` seconds takes at most ``maximumFrames`` frames.
+    public static func checkFrame(_ frame: Double, duration: Double) throws(StreamError) {
+        try checkFrame(frame)
+        guard (duration / frame).rounded() <= Double(maximumFrames) else {
+            throw StreamError(
+                .badValue(
+                    "drawing \(duration) seconds at \(frame) seconds a frame takes more than \(maximumFrames) "
+                        + "frames; the frame must be at least \(duration / Double(maximumFrames)) seconds"
+                ),
+                path: "frame"
+            )
+        }
     }
 
     /// The characters that values in `events` stand for by themselves.
@@ -130,7 +170,8 @@ public enum Marbles {
         frame: Double,
         table: inout [Character: StreamValue],
         reserved: Set<Character>
-    ) -> String {
+    ) throws(StreamError) -> String {
+        try checkFrame(frame, duration: events.map(\.time).max() ?? 0)
         func symbol(_ kind: Timeline.Kind) -> Character {
             switch kind {
             case .finished: return "|"

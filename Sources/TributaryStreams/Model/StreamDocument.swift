@@ -20,11 +20,23 @@ public import Foundation
 ///
 /// Decoding checks everything: the schema version, operator names and their parameters,
 /// expressions, that ids are unique, that every reference names a stream or node, and that
-/// nodes do not refer to each other in a circle. Each problem is a ``StreamError`` with the
-/// JSON path of its cause.
+/// nodes do not refer to each other in a circle, and that no node is deeper or runs more than
+/// the limits allow. Each problem is a ``StreamError`` with the JSON path of its cause.
 public struct StreamDocument: Sendable, Hashable, Codable {
     /// The schema version this library reads and writes.
     public static let schemaVersion = 1
+
+    /// The most nodes on a path from a node back to a stream. Values pass through each node as
+    /// a nested call, so this bounds how deep the stack grows.
+    public static let maximumDepth = 256
+
+    /// The longest wait a document may state, in seconds: a day.
+    public static let maximumSeconds = 86_400.0
+
+    /// The most operators and streams one subscription may run. A subscription runs its inputs
+    /// afresh along every path to them, so nodes that branch and join again multiply: forty
+    /// nodes, each merging the two before it, would run a hundred million.
+    public static let maximumOperators = 10_000
 
     public var name: String?
     public var description: String?
@@ -83,6 +95,15 @@ public struct StreamDocument: Sendable, Hashable, Codable {
         return nodes.first { $0.id == id }.map(Element.node)
     }
 
+    /// Every stream and node by id, for looking up many; the first of an id wins, as in
+    /// ``element(_:)``.
+    var elements: [String: Element] {
+        var elements: [String: Element] = [:]
+        for node in nodes.reversed() { elements[node.id] = .node(node) }
+        for stream in streams.reversed() { elements[stream.id] = .stream(stream) }
+        return elements
+    }
+
     /// A stream or a node.
     public enum Element: Sendable, Hashable {
         case stream(StreamDefinition)
@@ -126,6 +147,14 @@ public struct StreamDocument: Sendable, Hashable, Codable {
     // MARK: Validation
 
     private func validate() throws(StreamError) {
+        _ = try operatorCounts()
+    }
+
+    /// Checks the document as decoding does, and counts the operators and streams a
+    /// subscription to each node runs (a stream, 1), by id. The properties can change after
+    /// decoding, so whatever builds publishers checks again.
+    func operatorCounts() throws(StreamError) -> [String: Int] {
+        try checkValues()
         var seen: [String: String] = [:]
         let places =
             streams.indices.map { ("$.streams[\($0)].id", streams[$0].id) }
@@ -141,26 +170,109 @@ public struct StreamDocument: Sendable, Hashable, Codable {
                 throw StreamError(.danglingReference(input), path: "$.nodes[\(index)].\(field)")
             }
         }
-        // Depth-first search for a node that leads back to itself.
-        var state = [Int](repeating: 0, count: nodes.count)  // 0 new, 1 on the path, 2 done
-        var path: [Int] = []
-        func visit(_ index: Int) throws(StreamError) {
-            state[index] = 1
-            path.append(index)
+        // Each node's inputs come before it in `order`, and are counted first.
+        let order = try Self.inputsFirst(nodes, nodeIndex: nodeIndex)
+        var counts = Dictionary(uniqueKeysWithValues: streams.map { ($0.id, 1) })
+        var depths = [Int](repeating: 0, count: nodes.count)
+        for index in order {
+            var count = 1
+            var depth = 1
             for input in nodes[index].inputs {
-                guard let next = nodeIndex[input] else { continue }
+                count += counts[input] ?? 1
+                if let node = nodeIndex[input] { depth = max(depth, depths[node] + 1) }
+            }
+            let id = nodes[index].id
+            guard depth <= Self.maximumDepth else {
+                throw StreamError(.tooDeep(id, limit: Self.maximumDepth), path: "$.nodes[\(index)]")
+            }
+            guard count <= Self.maximumOperators else {
+                throw StreamError(.tooLarge(id, limit: Self.maximumOperators), path: "$.nodes[\(index)]")
+            }
+            depths[index] = depth
+            counts[id] = count
+        }
+        return counts
+    }
+
+    /// Checks that every wait is from 0 to ``maximumSeconds`` and every count is not negative.
+    private func checkValues() throws(StreamError) {
+        func check(seconds: Double, _ path: @autoclosure () -> String) throws(StreamError) {
+            guard seconds.isFinite, (0...Self.maximumSeconds).contains(seconds) else {
+                let reason =
+                    "a duration must be from 0 to \(Int(Self.maximumSeconds)) seconds, not \(seconds)"
+                throw StreamError(.badValue(reason), path: path())
+            }
+        }
+        for (index, stream) in streams.enumerated() {
+            for (position, item) in stream.items.enumerated() {
+                for (place, itemOperator) in item.operators.enumerated() {
+                    guard case .delay(let seconds) = itemOperator else { continue }
+                    try check(
+                        seconds: seconds,
+                        "$.streams[\(index)].items[\(position)].operators[\(place)].seconds"
+                    )
+                }
+            }
+            switch stream.ending {
+            case .finished(let after), .failed(let after, _):
+                try check(seconds: after, "$.streams[\(index)].ending.after")
+            case .never:
+                break
+            }
+        }
+        for (index, node) in nodes.enumerated() {
+            switch node.operator {
+            case .delay(let seconds), .debounce(let seconds), .throttle(let seconds, _):
+                try check(seconds: seconds, "$.nodes[\(index)].seconds")
+            case .dropFirst(let count), .prefix(let count):
+                guard count >= 0 else {
+                    throw StreamError(
+                        .badValue("a count cannot be negative, and \(count) is"),
+                        path: "$.nodes[\(index)].count"
+                    )
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// The indices of `nodes` with every node's inputs before it, found by a depth-first search
+    /// that throws at the first node found to lead back to itself. The search keeps its path
+    /// in an array, so that a long chain of nodes cannot exhaust the stack.
+    private static func inputsFirst(
+        _ nodes: [StreamNode],
+        nodeIndex: [String: Int]
+    ) throws(StreamError) -> [Int] {
+        var state = [UInt8](repeating: 0, count: nodes.count)  // 0 new, 1 on the path, 2 done
+        var order: [Int] = []
+        order.reserveCapacity(nodes.count)
+        for root in nodes.indices where state[root] == 0 {
+            // Each step of the path: a node, and the position of its next input to look at.
+            var path = [(node: root, next: 0)]
+            state[root] = 1
+            while let (index, position) = path.last {
+                let inputs = nodes[index].inputs
+                guard position < inputs.count else {
+                    path.removeLast()
+                    state[index] = 2
+                    order.append(index)
+                    continue
+                }
+                path[path.count - 1].next += 1
+                guard let next = nodeIndex[inputs[position]] else { continue }
                 if state[next] == 1 {
-                    let circle = path.drop { $0 != next }.map { nodes[$0].id } + [input]
+                    let circle =
+                        path.map(\.node).drop { $0 != next }.map { nodes[$0].id } + [inputs[position]]
                     throw StreamError(.cycle(circle), path: "$.nodes[\(next)]")
                 }
-                if state[next] == 0 { try visit(next) }
+                if state[next] == 0 {
+                    state[next] = 1
+                    path.append((next, 0))
+                }
             }
-            path.removeLast()
-            state[index] = 2
         }
-        for index in nodes.indices where state[index] == 0 {
-            try visit(index)
-        }
+        return order
     }
 }
 
@@ -202,12 +314,6 @@ public struct StreamDefinition: Sendable, Hashable, Codable {
                 throw StreamError(
                     .badValue("an ending is finished, failed or never, not \"\(kind)\""),
                     path: StreamError.path(container.codingPath + [CodingKeys.kind])
-                )
-            }
-            if case .finished(let after) = self, !(after.isFinite && after >= 0) {
-                throw StreamError(
-                    .badValue("a wait cannot be \(after)"),
-                    path: StreamError.path(container.codingPath)
                 )
             }
         }
@@ -326,7 +432,7 @@ public enum ItemOperator: Sendable, Hashable, Codable {
                 path: StreamError.path(container.codingPath + [CodingKeys.operator])
             )
         }
-        self = .delay(seconds: try container.seconds(.seconds))
+        self = .delay(seconds: try container.decode(Double.self, forKey: .seconds))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -380,16 +486,7 @@ public struct StreamNode: Sendable, Hashable, Codable {
                 )
             }
         }
-        func count() throws -> Int {
-            let count = try container.decode(Int.self, forKey: .count)
-            guard count >= 0 else {
-                throw StreamError(
-                    .badValue("a count cannot be negative, and \(count) is"),
-                    path: StreamError.path(container.codingPath + [CodingKeys.count])
-                )
-            }
-            return count
-        }
+        func count() throws -> Int { try container.decode(Int.self, forKey: .count) }
         switch name {
         case .map: self.operator = .map(try expression())
         case .scan:
@@ -401,11 +498,12 @@ public struct StreamNode: Sendable, Hashable, Codable {
         case .dropFirst: self.operator = .dropFirst(try count())
         case .prefix: self.operator = .prefix(try count())
         case .removeDuplicates: self.operator = .removeDuplicates
-        case .delay: self.operator = .delay(seconds: try container.seconds(.seconds))
-        case .debounce: self.operator = .debounce(seconds: try container.seconds(.seconds))
+        case .delay: self.operator = .delay(seconds: try container.decode(Double.self, forKey: .seconds))
+        case .debounce:
+            self.operator = .debounce(seconds: try container.decode(Double.self, forKey: .seconds))
         case .throttle:
             self.operator = .throttle(
-                seconds: try container.seconds(.seconds),
+                seconds: try container.decode(Double.self, forKey: .seconds),
                 latest: try container.decodeIfPresent(Bool.self, forKey: .latest) ?? false
             )
         case .merge: self.operator = .merge
@@ -452,19 +550,5 @@ public struct StreamNode: Sendable, Hashable, Codable {
         case .removeDuplicates, .merge, .append, .zip, .combineLatest:
             break
         }
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// A duration in seconds: finite, not negative, at most a day.
-    fileprivate func seconds(_ key: Key) throws -> Double {
-        let seconds = try decode(Double.self, forKey: key)
-        guard seconds.isFinite, (0...86_400).contains(seconds) else {
-            throw StreamError(
-                .badValue("a duration must be from 0 to 86400 seconds, not \(seconds)"),
-                path: StreamError.path(codingPath + [key])
-            )
-        }
-        return seconds
     }
 }

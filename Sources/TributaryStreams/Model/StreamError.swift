@@ -24,6 +24,13 @@ public struct StreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case danglingReference(String)
         /// Nodes refer to each other in a circle.
         case cycle([String])
+        /// A node lies more than ``StreamDocument/maximumDepth`` nodes from a stream.
+        case tooDeep(String, limit: Int)
+        /// A subscription to a node would run more than ``StreamDocument/maximumOperators``
+        /// operators and streams.
+        case tooLarge(String, limit: Int)
+        /// A run of these lanes would run more operators and streams than the runner allows.
+        case runTooLarge(operators: Int, limit: Int)
     }
 
     public var kind: Kind
@@ -47,10 +54,23 @@ public struct StreamError: Error, Sendable, Equatable, CustomStringConvertible {
                 "\"\(name)\" is not an operator; known: \(StreamOperator.Name.allCases.map(\.rawValue).joined(separator: ", "))"
         case .missingField(let name): problem = "the field \"\(name)\" is missing"
         case .badValue(let reason): problem = reason
-        case .badExpression(let error): problem = "the expression does not parse: \(error)"
+        case .badExpression(let error):
+            let reason = error.description
+            problem =
+                "the expression does not parse: \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason)"
         case .duplicateID(let id): problem = "the id \"\(id)\" is used twice"
         case .danglingReference(let id): problem = "\"\(id)\" names no stream or node"
         case .cycle(let ids): problem = "the nodes form a cycle: \(ids.joined(separator: " → "))"
+        case .tooDeep(let id, let limit):
+            problem = "\"\(id)\" lies more than \(limit) nodes from a stream"
+        case .tooLarge(let id, let limit):
+            problem =
+                "a subscription to \"\(id)\" would run more than \(limit) operators and streams, "
+                + "as it runs an input afresh for every path that leads to it"
+        case .runTooLarge(let operators, let limit):
+            problem =
+                "running these lanes would run \(operators) operators and streams, more than the limit of \(limit); "
+                + "run fewer lanes"
         }
         return "\(path): \(problem)."
     }

@@ -30,9 +30,11 @@ public enum SVGRenderer {
             <text x="16" y="28" font-size="16" font-weight="600" fill="#111">\(escape(name))</text>
 
             """
+        let elements = document.elements
+        let lanes = Dictionary(grouping: timeline.events, by: \.lane)
         for (index, lane) in timeline.lanes.enumerated() {
             let y = top + Double(index) * laneHeight + laneHeight / 2 + 8
-            if case .node(let node)? = document.element(lane) {
+            if case .node(let node)? = elements[lane] {
                 let op =
                     node.operator.label
                     + (node.operator.joins ? "(\(node.inputs.joined(separator: ", ")))" : "")
@@ -50,7 +52,7 @@ public enum SVGRenderer {
                 stroke="#999" stroke-width="1.5" marker-end="url(#arrow)"/>
 
                 """
-            for event in timeline.events(in: lane) {
+            for event in lanes[lane] ?? [] {
                 let cx = x(event.time)
                 switch event.kind {
                 case .value(let value):

@@ -9,19 +9,29 @@ public enum TextLanes {
     /// numbers                      -1234|
     /// doubled = map($0 * 2)        -2468|
     /// ```
-    public static func render(_ timeline: Timeline, document: StreamDocument, frame: Double = 1) -> String {
+    ///
+    /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, or when the
+    ///   timeline spans more than ``Marbles/maximumFrames`` frames.
+    public static func render(
+        _ timeline: Timeline,
+        document: StreamDocument,
+        frame: Double = 1
+    ) throws(StreamError) -> String {
+        try Marbles.checkFrame(frame, duration: timeline.duration)
+        let lanes = Dictionary(grouping: timeline.events, by: \.lane)
         var legend: [Character: StreamValue] = [:]
         let reserved = Marbles.literals(in: timeline.events)
         var rows: [(String, String)] = []
+        let elements = document.elements
         for lane in timeline.lanes {
-            let marbles = Marbles.print(
-                timeline.events(in: lane),
+            let marbles = try Marbles.print(
+                lanes[lane] ?? [],
                 frame: frame,
                 table: &legend,
                 reserved: reserved
             )
             var title = lane
-            if case .node(let node)? = document.element(lane) {
+            if case .node(let node)? = elements[lane] {
                 title += " = \(node.operator.label)"
                 if node.operator.joins { title += "(\(node.inputs.joined(separator: ", ")))" }
             }

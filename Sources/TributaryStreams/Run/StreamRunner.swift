@@ -10,29 +10,44 @@ import Tributary
 ///
 /// Every stream and node is subscribed to on one ``VirtualTimeScheduler``, whose clock jumps
 /// from one scheduled action to the next, so a run of minutes takes microseconds and is the same
-/// every time. Guards stop a run that would publish too many events or last too long.
+/// every time. Guards stop a run that would publish too many events or last too long, and
+/// refuse one that would run too many operators.
 public struct StreamRunner: Sendable {
     /// The most events a run records before it stops.
     public var maximumEvents: Int
     /// The longest virtual time a run covers, in seconds.
     public var maximumDuration: Double
+    /// The most operators and streams a run may subscribe to, over all its lanes. Each lane
+    /// runs its own copy of everything it reads, so a chain of 500 nodes runs over 125,000.
+    public var maximumOperators: Int
 
-    public init(maximumEvents: Int = 1_000_000, maximumDuration: Double = 86_400) {
+    public init(
+        maximumEvents: Int = 1_000_000,
+        maximumDuration: Double = 86_400,
+        maximumOperators: Int = 100_000
+    ) {
         self.maximumEvents = maximumEvents
         self.maximumDuration = maximumDuration
+        self.maximumOperators = maximumOperators
     }
 
     /// Runs `lanes` of `document` (by default every stream and node).
     public func run(_ document: StreamDocument, lanes: [String]? = nil) throws(StreamError) -> Timeline {
         let scheduler = VirtualTimeScheduler()
         let lanes = lanes ?? document.ids
+        let counts = try document.operatorCounts()
+        let operators = lanes.reduce(0) { $0 + (counts[$1] ?? 0) }
+        guard operators <= maximumOperators else {
+            throw StreamError(.runTooLarge(operators: operators, limit: maximumOperators), path: "$")
+        }
+        let elements = document.elements
         var events: [Timeline.Event] = []
         var truncated = false
         var subscriptions: [AnyCancellable] = []
         func time() -> Double { scheduler.now.seconds }
         for lane in lanes {
             // The pipeline without the conversion of its failure, which is done here once.
-            let publisher = try document.pipeline(for: lane, scheduler: scheduler)
+            let publisher = try document.pipeline(for: lane, in: elements, scheduler: scheduler)
             subscriptions.append(
                 publisher.sink(
                     receiveCompletion: { completion in
@@ -64,25 +79,39 @@ public struct StreamRunner: Sendable {
         let ended = Set(events.filter { $0.kind.isEnd }.map(\.lane))
         // A lane still open when the guard ran out was cut short, unless it never ends.
         let neverEnding = Set(document.streams.filter { $0.ending == .never }.map(\.id))
+        var canEnd: [String: Bool] = [:]
         if !truncated,
             lanes.contains(where: {
                 !ended.contains($0) && !neverEnding.contains($0)
-                    && Self.dependsOnlyOnEnding(document, $0, neverEnding)
+                    && Self.canEnd($0, elements: elements, neverEnding: neverEnding, known: &canEnd)
             })
         {
             truncated = true
         }
-        events.sort { $0.time < $1.time }
+        // Virtual time only moves forward, so the events are recorded in time order already;
+        // were they not, a stable sort keeps the order of events at one time.
+        if zip(events, events.dropFirst()).contains(where: { $0.time > $1.time }) {
+            events = events.indices.sorted { (events[$0].time, $0) < (events[$1].time, $1) }.map {
+                events[$0]
+            }
+        }
         return Timeline(lanes: lanes, events: events, isTruncated: truncated)
     }
 
-    /// Whether `lane` can end: it reads no never-ending stream.
-    private static func dependsOnlyOnEnding(
-        _ document: StreamDocument,
+    /// Whether `lane` can end: it reads no never-ending stream. What is `known` is not
+    /// worked out again.
+    private static func canEnd(
         _ lane: String,
-        _ neverEnding: Set<String>
+        elements: [String: StreamDocument.Element],
+        neverEnding: Set<String>,
+        known: inout [String: Bool]
     ) -> Bool {
-        guard case .node(let node)? = document.element(lane) else { return !neverEnding.contains(lane) }
-        return node.inputs.allSatisfy { dependsOnlyOnEnding(document, $0, neverEnding) }
+        if let answer = known[lane] { return answer }
+        guard case .node(let node)? = elements[lane] else { return !neverEnding.contains(lane) }
+        let answer = node.inputs.allSatisfy {
+            canEnd($0, elements: elements, neverEnding: neverEnding, known: &known)
+        }
+        known[lane] = answer
+        return answer
     }
 }

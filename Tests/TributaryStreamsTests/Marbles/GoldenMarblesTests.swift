@@ -30,7 +30,7 @@ import TributaryStreams
             nodes: [StreamNode(id: "n", op, inputs: inputs)]
         )
         let timeline = try StreamRunner().run(document)
-        let drawn = TextLanes.render(timeline, document: document)
+        let drawn = try TextLanes.render(timeline, document: document)
         let lane = drawn.split(separator: "\n").first { $0.hasPrefix("n = ") }.map(String.init) ?? ""
         #expect(lane.split(separator: " ").last.map(String.init) == expected, "\(op.label): \(drawn)")
     }

@@ -7,7 +7,7 @@ import TributaryStreams
     func roundTripsThroughARun(marbles: String) throws {
         let stream = try Marbles.parse(marbles, frame: 1, id: "s")
         let timeline = try StreamRunner(maximumDuration: 60).run(try StreamDocument(streams: [stream]))
-        #expect(Marbles.print(timeline.events(in: "s"), frame: 1).marbles == marbles)
+        #expect(try Marbles.print(timeline.events(in: "s"), frame: 1).marbles == marbles)
     }
 
     @Test func readsTimeSpansValueTablesAndTheSubscriptionPoint() throws {
@@ -21,14 +21,14 @@ import TributaryStreams
         #expect(hot.items.map(\.delay) == [1])
     }
 
-    @Test func printsLongValuesAsLettersWithATable() {
+    @Test func printsLongValuesAsLettersWithATable() throws {
         let events = [
             Timeline.Event(time: 1, lane: "s", kind: .value("hello")),
             Timeline.Event(time: 2, lane: "s", kind: .value(42)),
             Timeline.Event(time: 3, lane: "s", kind: .value("hello")),
             Timeline.Event(time: 3, lane: "s", kind: .finished),
         ]
-        let printed = Marbles.print(events, frame: 1)
+        let printed = try Marbles.print(events, frame: 1)
         #expect(printed.marbles == "-ab(a|)")
         #expect(printed.values == ["a": "hello", "b": 42])
     }

@@ -31,7 +31,7 @@ import TributaryStreams
 
     @Test func drawsLanesAsAlignedText() throws {
         let document = try Self.example("map-filter-scan")
-        let text = TextLanes.render(try StreamRunner().run(document), document: document)
+        let text = try TextLanes.render(try StreamRunner().run(document), document: document)
         #expect(
             text == """
                 numbers                    -123(4|)
@@ -46,11 +46,11 @@ import TributaryStreams
 
     @Test func contrastsZipWithCombineLatestAndMergeWithAppend() throws {
         let zip = try Self.example("zip-vs-combineLatest")
-        let zipText = TextLanes.render(try StreamRunner().run(zip), document: zip, frame: 0.5)
+        let zipText = try TextLanes.render(try StreamRunner().run(zip), document: zip, frame: 0.5)
         #expect(zipText.contains("zipped = zip(numbers, letters)            ---c---(d|)"))
         #expect(zipText.contains("latest = combineLatest(numbers, letters)  ---ce-f(g|)"))
         let merge = try Self.example("merge-vs-append")
-        let mergeText = TextLanes.render(try StreamRunner().run(merge), document: merge)
+        let mergeText = try TextLanes.render(try StreamRunner().run(merge), document: merge)
         #expect(mergeText.contains("merged = merge(first, second)     -1x2(y|)"))
         #expect(mergeText.contains("appended = append(first, second)  -1-2-x-(y|)"))
     }
