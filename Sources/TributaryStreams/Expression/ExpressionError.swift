@@ -18,6 +18,8 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         case divisionByZero
         /// An integer result outside the 64-bit range.
         case overflow
+        /// A string result longer than the limit, in UTF-8 bytes.
+        case stringTooLong(limit: Int)
         /// `acc` used where there is no accumulator (anywhere but `scan`).
         case noAccumulator
     }
@@ -56,6 +58,8 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
             return "Division by zero at \(place)."
         case .overflow:
             return "Integer overflow at \(place)."
+        case .stringTooLong(let limit):
+            return "The string made at \(place) would be longer than \(limit) bytes."
         case .noAccumulator:
             return "acc is only available in scan (at \(place))."
         }

@@ -63,9 +63,15 @@ enum Operations {
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             return .boolean(try compare(op, left, right, at: position))
         case .add:
-            if case .string(let text) = left { return .string(text + right.description) }
-            if case .string(let text) = right { return .string(left.description + text) }
-            return try arithmetic(op, left, right, at: position)
+            switch (left, right) {
+            case (.string, _), (_, .string):
+                guard left.byteCount + right.byteCount <= StreamExpression.maximumStringLength else {
+                    throw position.error(.stringTooLong(limit: StreamExpression.maximumStringLength))
+                }
+                return .string(left.description + right.description)
+            default:
+                return try arithmetic(op, left, right, at: position)
+            }
         case .subtract, .multiply, .divide, .remainder:
             return try arithmetic(op, left, right, at: position)
         case .and, .or:
@@ -205,7 +211,12 @@ enum Operations {
             }
         case .upper, .lower:
             guard case .string(let text) = arguments[0] else { throw mismatch("a string", arguments[0]) }
-            return .string(function == .upper ? text.uppercased() : text.lowercased())
+            // Case mapping can lengthen a string: "ß" becomes "SS".
+            let mapped = function == .upper ? text.uppercased() : text.lowercased()
+            guard mapped.utf8.count <= StreamExpression.maximumStringLength else {
+                throw position.error(.stringTooLong(limit: StreamExpression.maximumStringLength))
+            }
+            return .string(mapped)
         }
     }
 }

@@ -11,9 +11,13 @@
 /// (the accumulator of `scan`); `+ - * / %`; `== != < <= > >=`; `&& || !`; `?:`; parentheses;
 /// and the functions `abs`, `min`, `max`, `round`, `len`, `upper` and `lower`. It has no loops
 /// and no names of its own, so every evaluation ends. Text is limited to 4 KB and nesting to
-/// 64 levels. Parsing happens once, in ``init(_:)``, which compiles the expression into nested
+/// 64 levels, and a string it makes to ``maximumStringLength`` bytes, so that a `scan` of
+/// `acc + acc` cannot double a string without end. Parsing happens once, in ``init(_:)``, which compiles the expression into nested
 /// closures; errors carry the line and column of their cause.
 public struct StreamExpression: Sendable {
+    /// The longest string an expression may make, in UTF-8 bytes: 64 KB.
+    public static let maximumStringLength = 65_536
+
     /// The text of the expression.
     public let source: String
     private let evaluator: Evaluator

@@ -22,6 +22,18 @@ public enum StreamValue: Sendable, Hashable {
     }
 }
 
+extension StreamValue {
+    /// The UTF-8 length of ``description``, worked out without writing a list or a string
+    /// out: what holding the value as text costs.
+    public var byteCount: Int {
+        switch self {
+        case .integer, .decimal, .boolean: description.utf8.count
+        case .string(let value): value.utf8.count
+        case .list(let values): values.reduce(2 + 2 * max(values.count - 1, 0)) { $0 + $1.byteCount }
+        }
+    }
+}
+
 extension StreamValue: CustomStringConvertible {
     /// The value as marbles and expressions write it: strings without quotes.
     public var description: String {

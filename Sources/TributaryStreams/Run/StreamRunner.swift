@@ -5,16 +5,19 @@ import Tributary
 ///
 /// ```swift
 /// let timeline = try StreamRunner().run(document)
-/// print(Marbles.lanes(timeline))
+/// print(try TextLanes.render(timeline, document: document))
 /// ```
 ///
 /// Every stream and node is subscribed to on one ``VirtualTimeScheduler``, whose clock jumps
 /// from one scheduled action to the next, so a run of minutes takes microseconds and is the same
-/// every time. Guards stop a run that would publish too many events or last too long, and
-/// refuse one that would run too many operators.
+/// every time. Guards stop a run that would record too many events or too many bytes of values,
+/// or last too long, and refuse one that would run too many operators.
 public struct StreamRunner: Sendable {
     /// The most events a run records before it stops.
     public var maximumEvents: Int
+    /// The most bytes of values a run records before it stops, counting each value's
+    /// ``StreamValue/byteCount``.
+    public var maximumBytes: Int
     /// The longest virtual time a run covers, in seconds.
     public var maximumDuration: Double
     /// The most operators and streams a run may subscribe to, over all its lanes. Each lane
@@ -23,10 +26,12 @@ public struct StreamRunner: Sendable {
 
     public init(
         maximumEvents: Int = 1_000_000,
+        maximumBytes: Int = 64 << 20,
         maximumDuration: Double = 86_400,
         maximumOperators: Int = 100_000
     ) {
         self.maximumEvents = maximumEvents
+        self.maximumBytes = maximumBytes
         self.maximumDuration = maximumDuration
         self.maximumOperators = maximumOperators
     }
@@ -42,6 +47,7 @@ public struct StreamRunner: Sendable {
         }
         let elements = document.elements
         var events: [Timeline.Event] = []
+        var bytes = 0
         var truncated = false
         var subscriptions: [AnyCancellable] = []
         func time() -> Double { scheduler.now.seconds }
@@ -60,7 +66,8 @@ public struct StreamRunner: Sendable {
                         }
                     },
                     receiveValue: { value in
-                        guard events.count < maximumEvents else {
+                        let size = value.byteCount
+                        guard events.count < maximumEvents, size <= maximumBytes - bytes else {
                             // Values published synchronously on subscription arrive before
                             // the subscription can be cancelled: they are not recorded.
                             if !truncated {
@@ -69,6 +76,7 @@ public struct StreamRunner: Sendable {
                             }
                             return
                         }
+                        bytes += size
                         events.append(.init(time: time(), lane: lane, kind: .value(value)))
                     }
                 )

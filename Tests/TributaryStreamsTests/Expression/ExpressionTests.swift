@@ -152,6 +152,39 @@ import TributaryStreams
         #expect(try StreamExpression(flat).evaluate(0) == 1_001)
     }
 
+    /// A string an expression makes stops at 64 KB, so that `acc + acc` in a scan cannot double
+    /// one without end.
+    @Test func limitsTheStringsItMakes() throws {
+        let doubling = try StreamExpression("acc + acc")
+        var accumulator: StreamValue = "x"
+        var steps = 0
+        do {
+            while true {
+                accumulator = try doubling.evaluate(0, accumulator: accumulator)
+                steps += 1
+            }
+        } catch {
+            #expect(error == ExpressionError(.stringTooLong(limit: 65_536), line: 1, column: 5))
+        }
+        #expect(steps == 16)
+        #expect(accumulator.byteCount == 65_536)
+
+        let append = try StreamExpression("$0 + 7")
+        let almost = String(repeating: "a", count: 65_535)
+        #expect(try append.evaluate(.string(almost)) == .string(almost + "7"))
+        #expect(throws: ExpressionError.self) { try append.evaluate(.string(almost + "a")) }
+        let list = StreamValue.list([1, "ab", .list([true, 2.5])])
+        #expect(list.byteCount == list.description.utf8.count)
+        #expect(try StreamExpression("'' + $0").evaluate(list) == .string("[1, ab, [true, 2.5]]"))
+
+        // Upper case can lengthen text: "ΐ" is 2 bytes, and "Ϊ́" 6.
+        let upper = try StreamExpression("upper($0)")
+        #expect(try upper.evaluate(.string(String(repeating: "ΐ", count: 10_000))).byteCount == 60_000)
+        #expect(throws: ExpressionError.self) {
+            try upper.evaluate(.string(String(repeating: "ΐ", count: 11_000)))
+        }
+    }
+
     @Test func codesAsItsText() throws {
         let expression = try StreamExpression("$0 * 2")
         let data = try JSONEncoder().encode(["map": expression])

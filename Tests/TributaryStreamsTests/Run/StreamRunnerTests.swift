@@ -137,6 +137,14 @@ import TributaryStreams
         #expect(timeline.isTruncated)
         #expect(timeline.events.count == 100)
 
+        let words = StreamDefinition.series(
+            "words",
+            Array(repeating: .string(String(repeating: "w", count: 1_000)), count: 100)
+        )
+        let few = try StreamRunner(maximumBytes: 10_500).run(try StreamDocument(streams: [words]))
+        #expect(few.isTruncated)
+        #expect(few.events.count == 10)
+
         let slow = StreamDefinition.series("slow", [1, 2, 3], spacing: 60)
         let short = try StreamRunner(maximumDuration: 90).run(try StreamDocument(streams: [slow]))
         #expect(short.isTruncated)
