@@ -49,7 +49,8 @@ enum HTTPDate {
 
     private static func date(day: String, month: String, year: String, time: String) -> Date? {
         let clock = time.split(separator: ":").compactMap { Int($0) }
-        guard let day = Int(day), let year = Int(year),
+        // HTTP dates write four-digit years; a longer one would overflow the arithmetic.
+        guard let day = Int(day), let year = Int(year), (0...9999).contains(year),
             let month = months.firstIndex(of: month.prefix(3).lowercased()),
             clock.count == 3, (1...31).contains(day), (0...23).contains(clock[0]),
             (0...59).contains(clock[1]), (0...60).contains(clock[2])
