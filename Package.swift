@@ -155,7 +155,9 @@ let package = Package(
                 "NewsSandbox",
                 "TributaryCLI",
                 "TributaryStreams",
+                "TributaryTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .executableTarget(

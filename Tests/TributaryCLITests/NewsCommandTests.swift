@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
+import Hummingbird
 import NewsAPI
 import NewsSandbox
 import Testing
+import TributaryTestSupport
 
 @testable import TributaryCLI
 
@@ -91,6 +93,38 @@ struct NewsCommandTests {
             environment: ["NEWSAPI_BASE_URL": "http://127.0.0.1:1/v2"]
         )
         #expect(unreachable.errors == "error: The news service cannot be reached. Check your connection.\n")
+    }
+
+    /// A page far past any result is numbered without overflowing, whatever a server answers.
+    @Test func numbersAPageFarOnWithoutOverflowing() async throws {
+        let router = Router()
+        router.get("v2/top-headlines") { _, _ in
+            let article =
+                #"{"source": {"id": null, "name": "Example"}, "title": "T", "url": "https://example.com/a", "publishedAt": "2026-01-01T00:00:00Z"}"#
+            let body = #"{"status": "ok", "totalResults": 2, "articles": [\#(article), \#(article)]}"#
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: body))
+            )
+        }
+        try await withLoopbackServer(router) { url in
+            let environment = [
+                "NEWSAPI_BASE_URL": url.appendingPathComponent("v2").absoluteString, "NEWSAPI_KEY": "k",
+            ]
+            for (page, first) in [("9223372036854775807", "9223372036854775807."), ("3", "201.")] {
+                let result = await run(
+                    ["news", "headlines", "--page", page, "--page-size", "100"],
+                    environment: environment
+                )
+                #expect(result.exitCode == .success)
+                #expect(result.output.hasPrefix(first), "\(result.output)")
+            }
+        }
+        #expect(
+            NewsFormat.firstNumber(page: 92_233_720_368_547_759, pageSize: 100) == 9_223_372_036_854_775_801
+        )
+        #expect(NewsFormat.firstNumber(page: 92_233_720_368_547_760, pageSize: 100) == .max)
     }
 
     @Test(arguments: [

@@ -300,7 +300,10 @@ private func showArticles(
         console.print(try NewsFormat.json(page))
     } else {
         let paging = endpoint.paging ?? .init()
-        let first = ((paging.page ?? 1) - 1) * (paging.pageSize ?? page.receivedCount) + 1
+        let first = NewsFormat.firstNumber(
+            page: paging.page ?? 1,
+            pageSize: paging.pageSize ?? page.receivedCount
+        )
         console.print(NewsFormat.articles(page, numberedFrom: first, now: Date()))
     }
 }

@@ -4,13 +4,21 @@ import NewsAPI
 /// How news is shown in a terminal.
 enum NewsFormat {
     /// A numbered list from `first`: title, then source and age, then the link.
+    /// The number of the first article on `page`, counting from 1; pages so far on that the
+    /// number passes `Int.max` (a mistyped --page) start at `Int.max`.
+    static func firstNumber(page: Int, pageSize: Int) -> Int {
+        let (skipped, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
+        return overflow || skipped == .max ? .max : skipped + 1
+    }
+
     static func articles(_ page: ArticlesPage, numberedFrom first: Int, now: Date) -> String {
         guard !page.articles.isEmpty else {
             return "No articles (\(page.totalResults) in all)."
         }
         var lines: [String] = []
         for (offset, article) in page.articles.enumerated() {
-            let label = "\(first + offset)."
+            let (number, overflow) = first.addingReportingOverflow(offset)
+            let label = "\(overflow ? .max : number)."
             let indent = String(repeating: " ", count: label.count + 1)
             lines.append("\(label) \(article.title)")
             lines.append("\(indent)\(article.source.name) · \(age(of: article.publishedAt, now: now))")
