@@ -223,20 +223,24 @@ public struct ImageHeader: Sendable, Hashable {
     /// HEIF states each image's size in an `ispe` property; the primary image is the largest.
     private static func heifSize(_ bytes: ByteReader) -> (Int, Int)? {
         let marker = Array("ispe".utf8)
-        var best: (Int, Int)?
+        var best: (width: UInt32, height: UInt32)?
         var offset = 4
         let end = min(bytes.count, 1 << 20)
+        // Two 32-bit sides multiply to at most 64 bits: compared as UInt64, they cannot overflow.
+        func area(_ size: (width: UInt32, height: UInt32)) -> UInt64 {
+            UInt64(size.width) * UInt64(size.height)
+        }
         while offset + 16 <= end {
             if bytes.matches(marker, at: offset), let w = bytes.uint32(at: offset + 8),
                 let h = bytes.uint32(at: offset + 12)
             {
-                if best.map({ $0.0 * $0.1 < Int(w) * Int(h) }) ?? true { best = (Int(w), Int(h)) }
+                if best.map({ area($0) < area((w, h)) }) ?? true { best = (w, h) }
                 offset += 16
             } else {
                 offset += 1
             }
         }
-        return best
+        return best.map { (Int($0.width), Int($0.height)) }
     }
 }
 

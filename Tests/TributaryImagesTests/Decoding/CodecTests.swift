@@ -127,6 +127,29 @@ struct CodecTests {
         #expect(throws: ImageDecodingError.truncated) { try Bitmap(decoding: png.prefix(20)) }
     }
 
+    /// HEIF sizes are two 32-bit numbers, whose product passes `Int.max`; comparing two of them
+    /// to find the primary image must not overflow.
+    @Test func theLargestHEIFSizesAreReadWithoutOverflow() throws {
+        let largest: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        let bytes =
+            [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
+            + [0, 0, 0, 0x14] + Array("ispe".utf8) + [0, 0, 0, 0, 0, 0, 0x01, 0, 0, 0, 0x01, 0]
+            + [0, 0, 0, 0x14] + Array("ispe".utf8) + [0, 0, 0, 0] + largest
+            + [0, 0, 0, 0x14] + Array("ispe".utf8) + [0, 0, 0, 0] + largest
+        let header = try ImageHeader(data: Data(bytes))
+        #expect(header.width == 4_294_967_295 && header.height == 4_294_967_295)
+        #expect(header.pixelCount == .max)
+        #expect(
+            throws: ImageDecodingError.tooManyPixels(
+                width: 4_294_967_295,
+                height: 4_294_967_295,
+                limit: 64_000_000
+            )
+        ) {
+            try ImageDecoder().decode(Data(bytes), minimumSize: nil)
+        }
+    }
+
     @Test func liedAboutDimensionsAreRefusedBeforeDecoding() throws {
         // A valid JPEG whose frame header claims 60000×60000: refused without allocating 14 GB.
         var data = try Bitmap.pattern(width: 16, height: 16).jpegData()
