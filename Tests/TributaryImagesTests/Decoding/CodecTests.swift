@@ -150,6 +150,48 @@ struct CodecTests {
         }
     }
 
+    /// Headers of every format, with each signature followed by random bytes laced with the
+    /// markers the readers look for, read without a crash: a size or a typed error.
+    @Test func randomHeadersAreReadOrRefusedNeverCrash() {
+        let signatures: [[UInt8]] = [
+            [0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("GIF89a".utf8),
+            Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8),
+            Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8L".utf8),
+            Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8X".utf8), Array("BM".utf8),
+            [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8),
+            [0, 0, 0, 0x18] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("mif1avif".utf8),
+        ]
+        let pieces: [[UInt8]] = [
+            [0xFF], [0x00], [0xFF, 0xFF, 0xFF, 0xFF], [0x80, 0, 0, 0], Array("ispe".utf8), Array("eXIf".utf8),
+            Array("Exif".utf8) + [0, 0], Array("MM".utf8) + [0, 42], Array("II".utf8) + [42, 0],
+            [0xFF, 0xC0], [0xFF, 0xC2], [0xFF, 0xE1], [0x9D, 0x01, 0x2A], [0x2F],
+        ]
+        var random = Xoshiro(seed: (0x5EED, 21, 22, 23))
+        var sizes = 0
+        for signature in signatures {
+            for _ in 0..<400 {
+                var bytes = signature
+                for _ in 0..<Int.random(in: 0...24, using: &random) {
+                    if Bool.random(using: &random) {
+                        bytes += pieces.randomElement(using: &random)!
+                    } else {
+                        bytes += (0..<Int.random(in: 1...8, using: &random)).map { _ in
+                            UInt8.random(in: 0...255, using: &random)
+                        }
+                    }
+                }
+                do {
+                    let header = try ImageHeader(data: Data(bytes))
+                    #expect(header.width > 0 && header.height > 0 && header.pixelCount > 0)
+                    sizes += 1
+                } catch {
+                    // Every refusal is an ImageDecodingError, by the initialiser's type.
+                }
+            }
+        }
+        #expect(sizes > 0)
+    }
+
     @Test func liedAboutDimensionsAreRefusedBeforeDecoding() throws {
         // A valid JPEG whose frame header claims 60000×60000: refused without allocating 14 GB.
         var data = try Bitmap.pattern(width: 16, height: 16).jpegData()
