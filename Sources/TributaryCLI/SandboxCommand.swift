@@ -65,11 +65,20 @@ struct SandboxCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        do {
+            try await serve(console: .standard)
+        } catch let error as NewsSandbox.ListenError {
+            Console.standard.note("error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func serve(console: Console) async throws {
         let configuration = sandboxConfiguration
         let sandbox = NewsSandbox(configuration: configuration)
         try await sandbox.run(shutdownSignals: [.sigint, .sigterm]) { url in
             let keys = configuration.apiKeys.joined(separator: ", ")
-            Console.standard.print(
+            console.print(
                 """
                 NewsSandbox serving \(sandbox.dataset.articles.count) articles from \
                 \(sandbox.dataset.sources.count) sources at \(url)

@@ -4,11 +4,25 @@ import Hummingbird
 public import Logging
 import NIOCore
 import ServiceLifecycle
+import Tributary
 public import UnixSignals
 
 extension NewsSandbox {
+    /// Why a sandbox could not start serving: the address is taken, the host does not exist
+    /// or is not this machine's, or the port needs privileges.
+    public struct ListenError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var host: String
+        public var port: Int
+        /// The system's reason, such as "Address already in use".
+        public var reason: String
+
+        public var description: String { "The sandbox cannot listen on \(host):\(port): \(reason)." }
+    }
+
     /// Serves the sandbox until the task is cancelled or one of `shutdownSignals` arrives,
     /// finishing the requests in flight.
+    ///
+    /// - Throws: ``ListenError`` when the server cannot listen where its configuration says.
     ///
     /// - Parameters:
     ///   - shutdownSignals: Signals that end the server gracefully, such as `.sigint`.
@@ -20,14 +34,35 @@ extension NewsSandbox {
         onReady: @escaping @Sendable (URL) async -> Void = { _ in }
     ) async throws {
         let logger = logger ?? Self.quietLogger
+        let listening = Protected(false)
         let services = ServiceGroup(
             configuration: .init(
-                services: [application(logger: logger, onReady: onReady)],
+                services: [
+                    application(logger: logger) { url in
+                        listening.withLock { $0 = true }
+                        await onReady(url)
+                    }
+                ],
                 gracefulShutdownSignals: shutdownSignals,
                 logger: logger
             )
         )
-        try await services.run()
+        do {
+            try await services.run()
+        } catch  where !listening.withLock({ $0 }) {
+            throw listenError(error)
+        }
+    }
+
+    /// Why the server could not start, in the system's words where it has them.
+    private func listenError(_ error: any Error) -> ListenError {
+        let reason: String
+        switch error {
+        case let error as IOError: reason = String(cString: strerror(error.errnoCode))
+        case is SocketAddressError.UnknownHost: reason = "there is no such host"
+        default: reason = "\(error)"
+        }
+        return ListenError(host: configuration.host, port: configuration.port, reason: reason)
     }
 
     /// Starts a sandbox on a free loopback port, runs `body` with its base URL, and shuts the
@@ -61,7 +96,12 @@ extension NewsSandbox {
             }
             var iterator = ready.makeAsyncIterator()
             guard let url = await iterator.next() else {
-                try await group.waitForAll()
+                // The server stopped before it listened.
+                do {
+                    try await group.waitForAll()
+                } catch {
+                    throw listenError(error)
+                }
                 throw CancellationError()
             }
             let result: Result

@@ -254,6 +254,32 @@ struct NewsSandboxTests {
     }
 }
 
+/// A sandbox that cannot listen says where and why, in the system's words.
+@Suite(.timeLimit(.minutes(1)))
+struct SandboxListenTests {
+    @Test func saysWhyItCannotListen() async throws {
+        try await NewsSandbox.withRunning { url in
+            let port = try #require(url.port)
+            let taken = NewsSandbox(configuration: .init(port: port))
+            let error = await #expect(throws: NewsSandbox.ListenError.self) { try await taken.run() }
+            #expect(error?.host == "127.0.0.1" && error?.port == port)
+            #expect(error?.reason == "Address already in use")
+            #expect(
+                error?.description
+                    == "The sandbox cannot listen on 127.0.0.1:\(port): Address already in use."
+            )
+            let again = await #expect(throws: NewsSandbox.ListenError.self) {
+                try await taken.withRunning { _ in }
+            }
+            #expect(again?.reason == "Address already in use")
+        }
+        // An address of the documentation range, which no machine of this test's has.
+        let elsewhere = NewsSandbox(configuration: .init(host: "192.0.2.1"))
+        let error = await #expect(throws: NewsSandbox.ListenError.self) { try await elsewhere.run() }
+        #expect(error?.reason == "Cannot assign requested address")
+    }
+}
+
 /// A wall clock the test moves.
 final class TestClock: Sendable {
     private let time: Mutex<Date>
