@@ -68,6 +68,7 @@ struct ImagesCommand: AsyncParsableCommand {
             let resolved = urls.map { text in
                 text.hasPrefix("/") ? URL(string: text, relativeTo: base)!.absoluteURL : URL(string: text)!
             }
+            let stems = Self.fileStems(for: resolved)
             let bar = ProgressBar(total: resolved.count, console: console)
             return try await AsyncHTTPClientTransport.withTransport { transport in
                 let pipeline = ImagePipeline(
@@ -89,7 +90,8 @@ struct ImagesCommand: AsyncParsableCommand {
                                 return (index, "error: \(error)", false)
                             }
                             do {
-                                return (index, try Self.describe(response, saving: directory), true)
+                                let saving = directory.map { ($0, stems[index]) }
+                                return (index, try Self.describe(response, saving: saving), true)
                             } catch {
                                 return (
                                     index,
@@ -132,8 +134,43 @@ struct ImagesCommand: AsyncParsableCommand {
             return directory
         }
 
-        /// One line about a loaded image, after saving it if asked.
-        private static func describe(_ response: ImageResponse, saving directory: URL?) throws -> String {
+        /// A distinct file name stem for each of `urls`: its last path component without the
+        /// extension, made safe for a file name, then `-2`, `-3`… where names repeat.
+        static func fileStems(for urls: [URL]) -> [String] {
+            var used: Set<String> = []
+            return urls.map { url in
+                let stem = fileStem(for: url)
+                var candidate = stem
+                var number = 2
+                // Compared without case, for file systems that ignore it.
+                while !used.insert(candidate.lowercased()).inserted {
+                    candidate = "\(stem)-\(number)"
+                    number += 1
+                }
+                return candidate
+            }
+        }
+
+        /// `url`'s last path component without the extension, as a name that stays inside the
+        /// directory: separators and control characters become `_`, leading dots go (no `..`,
+        /// no hidden files), and at most 100 characters remain; `image` when nothing does.
+        static func fileStem(for url: URL) -> String {
+            // The root's last path component is "/" itself, which names nothing.
+            let last = url.deletingPathExtension().lastPathComponent
+            let component = last == "/" ? "" : last
+            let safe = component.unicodeScalars.map { scalar -> Character in
+                scalar == "/" || scalar == "\\" || scalar.properties.generalCategory == .control
+                    ? "_" : Character(scalar)
+            }
+            let stem = String(safe.drop { $0 == "." }.prefix(100))
+            return stem.isEmpty ? "image" : stem
+        }
+
+        /// One line about a loaded image, after saving it in a directory under a stem if asked.
+        private static func describe(
+            _ response: ImageResponse,
+            saving: (directory: URL, stem: String)?
+        ) throws -> String {
             let image = response.image
             let original = response.original
             var line = response.request.url.absoluteString
@@ -141,11 +178,10 @@ struct ImagesCommand: AsyncParsableCommand {
             if original?.uprightSize != PixelSize(width: image.width, height: image.height) {
                 line += " → \(image.width)×\(image.height)"
             }
-            guard let directory else { return line }
-            let stem = response.request.url.deletingPathExtension().lastPathComponent
+            guard let (directory, stem) = saving else { return line }
             let asPNG = original?.format == .png || image.hasTransparency
             let name =
-                "\(stem.isEmpty ? "image" : stem)\(response.request.processors.isEmpty ? "" : "-\(image.width)").\(asPNG ? "png" : "jpg")"
+                "\(stem)\(response.request.processors.isEmpty ? "" : "-\(image.width)").\(asPNG ? "png" : "jpg")"
             let file = directory.appending(path: name)
             try (asPNG ? image.pngData() : image.jpegData(quality: 90)).write(to: file, options: .atomic)
             return line + "  saved \(file.path)"

@@ -58,6 +58,35 @@ struct ImagesCommandTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == "not a directory")
     }
 
+    /// Every image is saved under a name of its own inside --out, whatever its URL says.
+    @Test func savesEachImageUnderItsOwnNameInsideTheDirectory() async throws {
+        let out = FileManager.default.temporaryDirectory.appending(path: "images-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let command = try #require(
+            try TributaryCommand.parseAsRoot([
+                "images", "fetch", "/images/1.jpg", "/images/1.jpg", "/images/2.jpg", "--out", out.path,
+            ])
+                as? ImagesCommand.Fetch
+        )
+        let capture = CapturedConsole(errorsAreInteractive: false)
+        try await command.execute(console: capture.console)
+        let saved = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(saved == ["1-2.jpg", "1.jpg", "2.jpg"])
+
+        let urls = [
+            "http://h/a/..%2F..%2Fescape.jpg", "http://h/a/%2E%2E", "http://h/", "http://h/a/b%00c.jpg",
+            "http://h/a/.hidden.jpg", "http://h/x/Photo.jpg", "http://h/y/photo.png",
+            "http://h/z/photo-2.jpg",
+            "http://h/" + String(repeating: "n", count: 300) + ".jpg",
+        ].map { URL(string: $0)! }
+        #expect(
+            ImagesCommand.Fetch.fileStems(for: urls) == [
+                "_.._escape", "image", "image-2", "b_c", "hidden", "Photo", "photo-2", "photo-2-2",
+                String(repeating: "n", count: 100),
+            ]
+        )
+    }
+
     /// An image that cannot be saved is reported with the system's reason; the others are saved.
     @Test func reportsAnImageItCannotSave() async throws {
         let out = FileManager.default.temporaryDirectory.appending(path: "images-\(UUID())")
