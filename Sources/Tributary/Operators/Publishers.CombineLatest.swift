@@ -159,7 +159,6 @@
             }
 
             @inlinable
-
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
                 let fanIn = FanIn(
@@ -201,7 +200,6 @@
             }
 
             @inlinable
-
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
                 let fanIn = FanIn(
@@ -251,7 +249,6 @@
             }
 
             @inlinable
-
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
                 let fanIn = FanIn(

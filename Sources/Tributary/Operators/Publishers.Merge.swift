@@ -225,7 +225,6 @@
             }
 
             @inlinable
-
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
                 let fanIn = FanIn(
@@ -403,7 +402,6 @@
             }
 
             @inlinable
-
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
                 let fanIn = FanIn(
@@ -549,7 +547,6 @@
             }
 
             @inlinable
-
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
                 let fanIn = FanIn(
@@ -673,7 +670,6 @@
             }
 
             @inlinable
-
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
                 let fanIn = FanIn(
@@ -785,7 +781,6 @@
             }
 
             @inlinable
-
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
                 let fanIn = FanIn(
@@ -882,7 +877,6 @@
             }
 
             @inlinable
-
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
                 let fanIn = FanIn(
@@ -967,7 +961,6 @@
             }
 
             @inlinable
-
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
                 let fanIn = FanIn(
@@ -1009,7 +1002,6 @@
             }
 
             @inlinable
-
             public func receive<S: Subscriber>(subscriber: S)
             where Failure == S.Failure, Output == S.Input {
                 guard !publishers.isEmpty else {
