@@ -201,6 +201,27 @@ struct ImagePipelineTests {
         }
     }
 
+    /// By default six downloads run at once; the rest wait in the queue, and start as places
+    /// free up.
+    @Test func sixDownloadsRunAtOnceAndTheRestWait() async throws {
+        try await ImageServer.run { base, log in
+            let pipeline = ImagePipeline(configuration: .init(imageCache: nil))
+            let tasks = (0..<10).map {
+                pipeline.imageTask(with: ImageRequest(url: base.appending(path: "held/\($0).jpg")))
+            }
+            try await waitUntil {
+                let waiting = await pipeline.coordinator.waitingPriorities(for: .download)
+                return log.total == 6 && waiting.count == 4
+            }
+            // Held responses keep their places: nothing more reaches the server.
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(log.total == 6)
+            log.held.open()
+            for task in tasks { _ = try await task.response }
+            #expect(Set(log.arrivals) == Set((0..<10).map { "/held/\($0).jpg" }))
+        }
+    }
+
     /// With one download slot held, three waiting downloads start by priority — one of them
     /// raised while it waits — as the server sees them arrive.
     @Test func waitingWorkStartsInPriorityOrder() async throws {
