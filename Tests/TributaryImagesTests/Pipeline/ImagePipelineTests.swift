@@ -222,6 +222,30 @@ struct ImagePipelineTests {
         }
     }
 
+    /// Downloads that finish together decode no more than the decode limit at once; the rest
+    /// wait for a free place.
+    @Test func decodesRunNoMoreThanTheirLimitAtOnce() async throws {
+        try await ImageServer.run { base, _ in
+            let decoder = HeldDecoder()
+            let pipeline = ImagePipeline(
+                configuration: .init(imageCache: nil, decoder: decoder, maximumConcurrentDecodes: 2)
+            )
+            let tasks = (0..<8).map {
+                pipeline.imageTask(with: ImageRequest(url: base.appending(path: "img/\(30 + $0).jpg")))
+            }
+            try await waitUntil {
+                let waiting = await pipeline.coordinator.waitingPriorities(for: .decode)
+                return decoder.counts.running == 2 && waiting.count == 6
+            }
+            // Held decodes keep their places: no third one starts.
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(decoder.counts.running == 2)
+            decoder.release.open()
+            for task in tasks { #expect(try await task.response.image.width == 64) }
+            #expect(decoder.counts.started == 8 && decoder.counts.mostAtOnce == 2)
+        }
+    }
+
     /// With one download slot held, three waiting downloads start by priority — one of them
     /// raised while it waits — as the server sees them arrive.
     @Test func waitingWorkStartsInPriorityOrder() async throws {
@@ -332,5 +356,30 @@ struct ImagePipelineTests {
             #expect(progress.last == ImageProgress(completed: total, total: total))
             #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.completed <= $1.completed })
         }
+    }
+}
+
+/// Decodes with ``ImageDecoder`` once ``release`` opens, counting the decodes that run at once.
+private final class HeldDecoder: ImageDecoding {
+    struct Counts {
+        var started = 0
+        var running = 0
+        var mostAtOnce = 0
+    }
+
+    let release = Gate()
+    private let state = Locked(Counts())
+
+    var counts: Counts { state.withLock { $0 } }
+
+    func decode(_ data: Data, minimumSize: PixelSize?) throws(ImageDecodingError) -> Bitmap {
+        state.withLock {
+            $0.started += 1
+            $0.running += 1
+            $0.mostAtOnce = max($0.mostAtOnce, $0.running)
+        }
+        defer { state.withLock { $0.running -= 1 } }
+        while !release.isOpen { usleep(1_000) }
+        return try ImageDecoder().decode(data, minimumSize: minimumSize)
     }
 }
