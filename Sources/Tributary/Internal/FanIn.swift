@@ -17,8 +17,11 @@
         let lock = Lock()
         @usableFromInline
         var machine: FanInStateMachine
+        /// Whoever holds the deliverer's role reads it, outside the lock; it is let go of, so
+        /// that a subscriber keeping its subscription is freed, once the stream has ended and
+        /// the role is free.
         @usableFromInline
-        let downstream: Downstream
+        var downstream: Downstream?
         /// Values waiting for demand or for the deliverer, oldest first.
         @usableFromInline
         var buffer = Deque<Output>()
@@ -167,8 +170,10 @@
         @inlinable
         func cancel() {
             lock.lock()
+            let ends = !machine.isTerminated
             let upstreams = machine.cancelled()
-            let released = (buffer, combine)
+            // A delivery under way lets go of the downstream when it ends.
+            let released = (buffer, combine, ends && !machine.isDelivering ? downstream.take() : nil)
             buffer = []
             combine = nil
             lock.unlock()
@@ -182,7 +187,7 @@
 
         @inlinable
         func handOver() {
-            downstream.receive(subscription: self)
+            downstream?.receive(subscription: self)
             deliverWaiting()
         }
 
@@ -192,7 +197,9 @@
             lock.lock()
             let action = machine.nextDelivery()
             guard action != .idle else {
+                let released = releaseDownstreamIfEnded()
                 lock.unlock()
+                withExtendedLifetime(released) {}
                 return
             }
             if let output = takeNext(action) {
@@ -208,6 +215,9 @@
         /// value's own, so it costs no metadata lookups when running unspecialised.
         @inlinable
         func deliver(startingWith first: Output, onBehalfOf index: Int?) -> Subscribers.Demand {
+            // The role is held, so the downstream is in place; a local reference keeps it
+            // alive until after the lock is released.
+            guard let downstream else { return .none }
             var returned = Subscribers.Demand.none
             var output = first
             while true {
@@ -218,6 +228,7 @@
                 lock.lock()
                 let action = machine.delivered(adding: more)
                 if action == .idle {
+                    _ = releaseDownstreamIfEnded()
                     lock.unlock()
                     return returned
                 }
@@ -256,12 +267,20 @@
             }
             let ending = completion ?? .finished
             let released = (buffer, combine)
+            let downstream = downstream.take()
             buffer = []
             combine = nil
             lock.unlock()
             withExtendedLifetime(released) {}
-            downstream.receive(completion: ending)
+            downstream?.receive(completion: ending)
             return nil
+        }
+
+        /// Takes the downstream out once the stream has ended and the caller has given up the
+        /// deliverer's role; called with the lock held. The caller drops it after unlocking.
+        @usableFromInline
+        func releaseDownstreamIfEnded() -> Downstream? {
+            machine.isTerminated ? downstream.take() : nil
         }
     }
 
