@@ -26,23 +26,24 @@ import TributaryStreams
     }
 
     /// Runs `body` on a thread with a 512 KB stack, as small as a secondary thread's on Apple
-    /// platforms, so that recursion as deep as the input would overflow it. The thread sanitizer
-    /// makes every frame larger, so under it the stack is as many times larger.
+    /// platforms, so that recursion as deep as the input would overflow it. The thread and address
+    /// sanitizers make every frame larger, so under them the stack is as many times larger.
     private static func onSmallStack<Result: Sendable>(
         _ body: @escaping @Sendable () -> Result
     ) async -> Result {
         await withCheckedContinuation { continuation in
             let thread = Thread { continuation.resume(returning: body()) }
-            thread.stackSize = (512 << 10) * (isThreadSanitized ? 4 : 1)
+            thread.stackSize = (512 << 10) * (isSanitized ? 4 : 1)
             thread.start()
         }
     }
 
-    /// Whether this process runs under the thread sanitizer, whose runtime defines `__tsan_init`.
-    private static let isThreadSanitized: Bool = {
+    /// Whether this process runs under the thread or the address sanitizer, whose runtimes define
+    /// `__tsan_init` and `__asan_init`.
+    private static let isSanitized: Bool = {
         guard let process = dlopen(nil, RTLD_NOW) else { return false }
         defer { dlclose(process) }
-        return dlsym(process, "__tsan_init") != nil
+        return dlsym(process, "__tsan_init") != nil || dlsym(process, "__asan_init") != nil
     }()
 
     @Test func nodesThatBranchAndJoinAgainAreRefusedBeforeTheyMultiply() throws {
