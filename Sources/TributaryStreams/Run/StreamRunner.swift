@@ -38,7 +38,15 @@ public struct StreamRunner: Sendable {
 
     /// Runs `lanes` of `document` (by default every stream and node).
     public func run(_ document: StreamDocument, lanes: [String]? = nil) throws(StreamError) -> Timeline {
-        let scheduler = VirtualTimeScheduler()
+        try run(document, lanes: lanes, on: VirtualTimeScheduler())
+    }
+
+    /// Runs `lanes` of `document` on `scheduler`, which is left with nothing waiting.
+    func run(
+        _ document: StreamDocument,
+        lanes: [String]?,
+        on scheduler: VirtualTimeScheduler
+    ) throws(StreamError) -> Timeline {
         let lanes = lanes ?? document.ids
         let counts = try document.operatorCounts()
         let operators = lanes.reduce(0) { $0 + (counts[$1] ?? 0) }
@@ -50,6 +58,12 @@ public struct StreamRunner: Sendable {
         var bytes = 0
         var truncated = false
         var subscriptions: [AnyCancellable] = []
+        // Whether the run ends or a lane fails to build, the pipelines stop and what they left
+        // waiting on the scheduler, which would keep them and the scheduler alive, goes.
+        defer {
+            subscriptions.forEach { $0.cancel() }
+            scheduler.discardPendingActions()
+        }
         func time() -> Double { scheduler.now.seconds }
         for lane in lanes {
             // The pipeline without the conversion of its failure, which is done here once.
@@ -83,7 +97,6 @@ public struct StreamRunner: Sendable {
             )
         }
         scheduler.advance(by: .seconds(maximumDuration))
-        subscriptions.forEach { $0.cancel() }
         let ended = Set(events.filter { $0.kind.isEnd }.map(\.lane))
         // A lane still open when the guard ran out was cut short, unless it never ends.
         let neverEnding = Set(document.streams.filter { $0.ending == .never }.map(\.id))

@@ -141,10 +141,31 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
         let (slot, id) = enqueue(at: date, interval: interval, action)
         return AnyCancellable { [weak self] in
             guard let self else { return }
-            lock.withLock {
-                if slots[slot].id == id { slots[slot].isCancelled = true }
+            // The action goes at once, not when its time comes: it may hold what holds this
+            // scheduler. It is dropped outside the lock, since dropping it may cancel more.
+            let action = lock.withLock { () -> (() -> Void)? in
+                guard slots[slot].id == id else { return nil }
+                slots[slot].isCancelled = true
+                return slots[slot].action.take()
             }
+            withExtendedLifetime(action) {}
         }
+    }
+
+    /// Drops every waiting action without running it; the clock stays where it is.
+    ///
+    /// An action waiting past the end of a run holds the pipeline that scheduled it — a
+    /// debounce's pending value, say, which no `Cancellable` can withdraw — and the pipeline
+    /// holds the scheduler. Discarding the actions lets both go.
+    public func discardPendingActions() {
+        let discarded = lock.withLock { () -> [Slot] in
+            let discarded = slots
+            heap = []
+            slots = []
+            freeSlots = []
+            return discarded
+        }
+        withExtendedLifetime(discarded) {}
     }
 
     /// Runs every action due up to `now + duration`, in time order, then sets the clock there.

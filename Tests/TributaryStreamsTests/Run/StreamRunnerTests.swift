@@ -2,7 +2,8 @@ import CombineSchedulers
 import Foundation
 import Testing
 import Tributary
-import TributaryStreams
+
+@testable import TributaryStreams
 
 @Suite struct StreamRunnerTests {
     private func values(_ timeline: Timeline, _ lane: String) -> [String] {
@@ -112,6 +113,25 @@ import TributaryStreams
         }
         #expect(message.lowercased().contains("zero"), "\(message)")
         #expect(timeline.events(in: "inverse").count == 3)
+    }
+
+    /// What is still waiting when a run ends — an item due after it, a debounced value —
+    /// holds its pipeline, which holds the scheduler: the run discards it, and both go.
+    @Test func aRunLetsGoOfWhatIsStillWaiting() throws {
+        let document = try StreamDocument(
+            streams: [.series("late", [1, 2, 3], spacing: 60_000)],
+            nodes: [StreamNode(id: "quiet", .debounce(seconds: 60_000), inputs: ["late"])]
+        )
+        weak var released: VirtualTimeScheduler?
+        try {
+            let scheduler = VirtualTimeScheduler()
+            let timeline = try StreamRunner().run(document, lanes: nil, on: scheduler)
+            #expect(timeline.isTruncated)
+            #expect(values(timeline, "late") == ["60000.0:1"])
+            #expect(!scheduler.hasPendingActions)
+            released = scheduler
+        }()
+        #expect(released == nil)
     }
 
     @Test func runsLongStreamsWithoutNestingAPublisherPerItem() throws {

@@ -79,4 +79,56 @@ import TributaryStreams
         #expect(received.map(\.0) == [0.4])
         subscription.cancel()
     }
+
+    /// A cancelled repeating action is dropped when it is cancelled, not when its time comes.
+    @Test func aCancelledRepetitionIsDroppedAtOnce() {
+        let scheduler = VirtualTimeScheduler()
+        weak var released: Token?
+        do {
+            let token = Token()
+            released = token
+            let repetition = scheduler.schedule(
+                after: scheduler.now.advanced(by: .seconds(10)),
+                interval: .seconds(1)
+            ) { _ = token }
+            repetition.cancel()
+        }
+        #expect(released == nil)
+        scheduler.advance(by: .seconds(20))
+        #expect(!scheduler.hasPendingActions)
+    }
+
+    /// Discarding what waits leaves nothing pending, the clock where it was and the scheduler
+    /// ready for more, and nothing keeps the scheduler alive.
+    @Test func discardingWhatWaitsLeavesTheSchedulerEmptyAndReady() {
+        weak var released: VirtualTimeScheduler?
+        do {
+            let scheduler = VirtualTimeScheduler()
+            released = scheduler
+            let subject = PassthroughSubject<Int, Never>()
+            var values: [Int] = []
+            let subscription = subject.debounce(for: .seconds(5), scheduler: scheduler).sink {
+                values.append($0)
+            }
+            subject.send(1)
+            scheduler.advance(by: .seconds(1))
+            subscription.cancel()
+            #expect(scheduler.hasPendingActions)
+            scheduler.discardPendingActions()
+            #expect(!scheduler.hasPendingActions && scheduler.now.seconds == 1)
+            var ran = false
+            scheduler.schedule(
+                after: scheduler.now.advanced(by: .seconds(1)),
+                tolerance: .seconds(0),
+                options: nil
+            ) {
+                ran = true
+            }
+            scheduler.advance(by: .seconds(10))
+            #expect(ran && values.isEmpty)
+        }
+        #expect(released == nil)
+    }
 }
+
+private final class Token {}
