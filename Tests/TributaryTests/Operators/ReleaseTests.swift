@@ -5,8 +5,8 @@ import Tributary
 import TributaryTestSupport
 
 /// A subscriber that keeps its subscription, as hand-written subscribers often do, is freed
-/// once its stream ends: merge, combineLatest and collect(byTime:) let go of their downstream
-/// when it finishes, fails or is cancelled, as Combine's own operators do.
+/// once its stream ends: merge, combineLatest, collect(byTime:) and the delegate bridge let go
+/// of their downstream when it finishes, fails or is cancelled, as Combine's own operators do.
 @Suite struct ReleaseTests {
     enum Ending: CaseIterable {
         case finished
@@ -45,6 +45,18 @@ import TributaryTestSupport
         let collected = subject.collect(.byTimeOrCount(scheduler, .seconds(1), 1))
         #expect(isReleased(collected, ending: ending, subjects: [subject]))
         scheduler.advance(by: .seconds(3))
+    }
+
+    @Test(arguments: Ending.allCases)
+    func delegateEventsReleaseTheirSubscriber(ending: Ending) {
+        let events = DelegateEvents<Int, TestError>()
+        let subject = Subject()
+        let forwarding = subject.sink(
+            receiveCompletion: { events.send(completion: $0) },
+            receiveValue: { events.send($0) }
+        )
+        #expect(isReleased(events, ending: ending, subjects: [subject]))
+        forwarding.cancel()
     }
 
     /// Subscribes a recorder that keeps its subscription to `publisher`, sends a value through
