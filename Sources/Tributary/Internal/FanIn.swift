@@ -17,11 +17,8 @@
         let lock = Lock()
         @usableFromInline
         var machine: FanInStateMachine
-        /// Whoever holds the deliverer's role reads it, outside the lock; it is let go of, so
-        /// that a subscriber keeping its subscription is freed, once the stream has ended and
-        /// the role is free.
         @usableFromInline
-        var downstream: Downstream?
+        let downstream: Downstream
         /// Values waiting for demand or for the deliverer, oldest first.
         @usableFromInline
         var buffer = Deque<Output>()
@@ -32,6 +29,9 @@
         /// produced one. It holds the sides, which hold this object, so termination clears it.
         @usableFromInline
         var combine: (() -> Output?)?
+        /// The subscription the downstream holds, once handed over and until the stream ends.
+        @usableFromInline
+        var handle: FanInHandle<Downstream>?
 
         @inlinable
         init(
@@ -170,12 +170,11 @@
         @inlinable
         func cancel() {
             lock.lock()
-            let ends = !machine.isTerminated
             let upstreams = machine.cancelled()
-            // A delivery under way lets go of the downstream when it ends.
-            let released = (buffer, combine, ends && !machine.isDelivering ? downstream.take() : nil)
+            let released = (buffer, combine)
             buffer = []
             combine = nil
+            detachHandle()
             lock.unlock()
             withExtendedLifetime(released) {}
             for upstream in upstreams {
@@ -187,8 +186,18 @@
 
         @inlinable
         func handOver() {
-            downstream?.receive(subscription: self)
+            let handle = FanInHandle(self)
+            lock.withLock { self.handle = handle }
+            downstream.receive(subscription: handle)
             deliverWaiting()
+        }
+
+        /// Makes the downstream's subscription let go of this object, now that the stream has
+        /// ended; called with the lock held. The caller holds this object, so it lives on.
+        @usableFromInline
+        func detachHandle() {
+            handle?.fanIn = nil
+            handle = nil
         }
 
         /// Runs the delivery loop for a caller that became the deliverer with nothing in hand.
@@ -197,9 +206,7 @@
             lock.lock()
             let action = machine.nextDelivery()
             guard action != .idle else {
-                let released = releaseDownstreamIfEnded()
                 lock.unlock()
-                withExtendedLifetime(released) {}
                 return
             }
             if let output = takeNext(action) {
@@ -215,9 +222,6 @@
         /// value's own, so it costs no metadata lookups when running unspecialised.
         @inlinable
         func deliver(startingWith first: Output, onBehalfOf index: Int?) -> Subscribers.Demand {
-            // The role is held, so the downstream is in place; a local reference keeps it
-            // alive until after the lock is released.
-            guard let downstream else { return .none }
             var returned = Subscribers.Demand.none
             var output = first
             while true {
@@ -228,7 +232,6 @@
                 lock.lock()
                 let action = machine.delivered(adding: more)
                 if action == .idle {
-                    _ = releaseDownstreamIfEnded()
                     lock.unlock()
                     return returned
                 }
@@ -267,20 +270,50 @@
             }
             let ending = completion ?? .finished
             let released = (buffer, combine)
-            let downstream = downstream.take()
             buffer = []
             combine = nil
+            detachHandle()
             lock.unlock()
             withExtendedLifetime(released) {}
-            downstream?.receive(completion: ending)
+            downstream.receive(completion: ending)
             return nil
         }
+    }
 
-        /// Takes the downstream out once the stream has ended and the caller has given up the
-        /// deliverer's role; called with the lock held. The caller drops it after unlocking.
+    /// The subscription a ``FanIn`` hands its downstream. It passes requests and cancellation
+    /// on until the stream ends, and then lets go of the fan-in: a subscriber that keeps its
+    /// subscription, as many do, no longer keeps the fan-in alive, nor itself through it.
+    @usableFromInline
+    final class FanInHandle<Downstream: Subscriber>: Subscription, CustomStringConvertible {
         @usableFromInline
-        func releaseDownstreamIfEnded() -> Downstream? {
-            machine.isTerminated ? downstream.take() : nil
+        let description: String
+        /// The fan-in's own lock, which guards `fanIn`.
+        @usableFromInline
+        let lock: Lock
+        @usableFromInline
+        var fanIn: FanIn<Downstream>?
+
+        @inlinable
+        init(_ fanIn: FanIn<Downstream>) {
+            description = fanIn.description
+            lock = fanIn.lock
+            self.fanIn = fanIn
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            lock.lock()
+            let fanIn = fanIn
+            lock.unlock()
+            fanIn?.request(demand)
+        }
+
+        @inlinable
+        func cancel() {
+            lock.lock()
+            let fanIn = fanIn
+            lock.unlock()
+            fanIn?.cancel()
         }
     }
 
