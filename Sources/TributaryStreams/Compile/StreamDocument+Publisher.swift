@@ -90,7 +90,7 @@ extension StreamDocument {
         case .map(let expression):
             return input.tryMap { try Self.evaluate(expression, value: $0, node: id) }.eraseToAnyPublisher()
         case .scan(let initial, let expression):
-            return input.tryScan(initial) { accumulator, value in
+            return FallibleScan(upstream: input, initial: initial) { accumulator, value in
                 try Self.evaluate(expression, value: value, accumulator: accumulator, node: id)
             }
             .eraseToAnyPublisher()

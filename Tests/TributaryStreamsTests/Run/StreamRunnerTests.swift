@@ -134,6 +134,63 @@ import Tributary
         #expect(released == nil)
     }
 
+    /// Every pair of operators, and every operator joined with a second stream, over streams
+    /// that finish, fail and never end: once the run is over, nothing keeps its pipelines.
+    /// A pipeline that outlives its run holds the scheduler, so the scheduler going shows that
+    /// the pipelines went too.
+    @Test func noPipelineOutlivesItsRun() throws {
+        let operators: [StreamOperator] = [
+            .map(try StreamExpression("$0 * 2")), .map(try StreamExpression("10 / ($0 - 2)")),
+            .scan(initial: 0, try StreamExpression("acc + $0")),
+            .scan(initial: 0, try StreamExpression("acc / ($0 - 2)")),
+            .filter(try StreamExpression("$0 % 2 == 0")), .filter(try StreamExpression("$0")),
+            .dropFirst(1), .prefix(2), .removeDuplicates, .delay(seconds: 0.5), .debounce(seconds: 1.5),
+            .throttle(seconds: 2, latest: true), .throttle(seconds: 2, latest: false),
+        ]
+        let joins: [StreamOperator] = [.merge, .append, .zip, .combineLatest]
+        let items = [1, 2, 3, 1].enumerated().map { StreamItem(.integer($1), delay: Double($0 % 2)) }
+        let endings: [StreamDefinition.Ending] = [
+            .finished(after: 0), .finished(after: 3), .failed(after: 2, message: "broken"), .never,
+        ]
+        var documents: [StreamDocument] = []
+        for ending in endings {
+            let stream = StreamDefinition(id: "s", items: items, ending: ending)
+            for first in operators {
+                let head = StreamNode(id: "a", first, inputs: ["s"])
+                for second in operators {
+                    let tail = StreamNode(id: "b", second, inputs: ["a"])
+                    documents.append(try StreamDocument(streams: [stream], nodes: [head, tail]))
+                }
+                for join in joins {
+                    let other = StreamDefinition(
+                        id: "t",
+                        items: items.reversed(),
+                        ending: endings[documents.count % 4]
+                    )
+                    let joined = StreamNode(id: "j", join, inputs: ["a", "t"])
+                    let reversed = StreamNode(id: "r", join, inputs: ["t", "a"])
+                    documents.append(
+                        try StreamDocument(streams: [stream, other], nodes: [head, joined, reversed])
+                    )
+                }
+            }
+        }
+        var outlived: [String] = []
+        for document in documents {
+            weak var released: VirtualTimeScheduler?
+            try {
+                let scheduler = VirtualTimeScheduler()
+                _ = try StreamRunner().run(document, lanes: nil, on: scheduler)
+                released = scheduler
+            }()
+            if released != nil {
+                outlived.append("\(document.nodes.map(\.operator.label)) over \(document.streams[0].ending)")
+            }
+        }
+        let count = outlived.count
+        #expect(count == 0, "\(count) of \(documents.count), such as \(outlived.prefix(3))")
+    }
+
     @Test func runsLongStreamsWithoutNestingAPublisherPerItem() throws {
         let long = StreamDefinition(
             id: "long",
