@@ -48,20 +48,7 @@
         static func encode(_ bitmap: Bitmap, type: String, quality: Double) throws(ImageDecodingError) -> Data
         {
             let output = NSMutableData()
-            guard let provider = CGDataProvider(data: Data(bitmap.pixels) as CFData),
-                let image = CGImage(
-                    width: bitmap.width,
-                    height: bitmap.height,
-                    bitsPerComponent: 8,
-                    bitsPerPixel: 32,
-                    bytesPerRow: bitmap.bytesPerRow,
-                    space: CGColorSpace(name: CGColorSpace.sRGB)!,
-                    bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.last.rawValue),
-                    provider: provider,
-                    decode: nil,
-                    shouldInterpolate: false,
-                    intent: .defaultIntent
-                ),
+            guard let image = bitmap.cgImage,
                 let destination = CGImageDestinationCreateWithData(output, type as CFString, 1, nil)
             else { throw .outOfMemory }
             CGImageDestinationAddImage(
