@@ -85,11 +85,18 @@ public final class ImagePipeline: Sendable {
     {
         let key = JobKey(request: request, stage: stage)
         let (events, continuation) = AsyncStream<JobEvent>.makeStream()
+        // Progress arrives with every piece of the body; only an ImageTask has anyone to tell,
+        // a caller woken for each piece would have nothing to do with it.
+        let forwardsProgress = handle != nil
+        let sink: @Sendable (JobEvent) -> Void = { event in
+            if case .progress = event, !forwardsProgress { return }
+            continuation.yield(event)
+        }
         let subscriber = await coordinator.subscribe(
             key,
             request: request,
             priority: { handle?.priority ?? request.priority },
-            sink: { continuation.yield($0) }
+            sink: sink
         )
         handle?.attach(subscriber: subscriber, key: key)
         let result = await withTaskCancellationHandler {
