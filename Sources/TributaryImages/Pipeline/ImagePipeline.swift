@@ -85,8 +85,8 @@ public final class ImagePipeline: Sendable {
     {
         let key = JobKey(request: request, stage: stage)
         let (events, continuation) = AsyncStream<JobEvent>.makeStream()
-        // Progress arrives with every piece of the body; only an ImageTask has anyone to tell,
-        // a caller woken for each piece would have nothing to do with it.
+        // Progress arrives with every piece of the body. Only an ImageTask has anyone to pass it
+        // on to: any other caller would be woken for each piece with nothing to do.
         let forwardsProgress = handle != nil
         let sink: @Sendable (JobEvent) -> Void = { event in
             if case .progress = event, !forwardsProgress { return }
