@@ -210,6 +210,7 @@ let package = Package(
                 "TributaryTestSupport",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -25,14 +25,16 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
     /// Whether this transport shuts the client down.
     public let ownsClient: Bool
 
-    /// A client configuration that follows up to ten redirects, without cycles, and reports a
-    /// failed connection at once: ``APIClient``'s retry policy decides whether to try again, with
-    /// its own backoff and budget, instead of the pool retrying until its connect timeout. Each
+    /// A client configuration that leaves redirects to the transport and reports a failed
+    /// connection at once: ``APIClient``'s retry policy decides whether to try again, with its
+    /// own backoff and budget, instead of the pool retrying until its connect timeout. Each
     /// exchange is bounded by its request's timeout, however slowly the server answers.
+    ///
+    /// The transport follows redirects itself, as ``TransportRequest/followingRedirects(_:)``
+    /// describes, so that credentials stay on their origin and every hop's address is checked:
+    /// a configuration of your own should keep AsyncHTTPClient's redirects off too.
     public static var defaultConfiguration: HTTPClient.Configuration {
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 10, allowCycles: false)
-        )
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
     }
@@ -87,13 +89,34 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
     }
 
     public func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportResponse {
+        try await request.followingRedirects { hop, addresses, deadline throws(TransportFailure) in
+            try await send(hop, addresses: addresses, deadline: deadline)
+        }
+    }
+
+    /// Sends one hop. For plain `http` to a host whose addresses the request's policy checked,
+    /// the connection goes to the first of those addresses, with the name in `Host`, so that a
+    /// second lookup cannot answer differently; `https` keeps the name, which its certificate
+    /// must match.
+    private func send(
+        _ request: TransportRequest,
+        addresses: [IPAddress],
+        deadline: ContinuousClock.Instant
+    ) async throws(TransportFailure) -> TransportResponse {
         guard let scheme = request.head.scheme, let authority = request.head.authority else {
             throw .unsupportedRequest("the request has no scheme and authority")
         }
+        var connectTo = authority
+        if scheme == "http", let address = addresses.first, let origin = HTTPOrigin(request.head) {
+            connectTo = "\(address.urlHost):\(origin.port)"
+        }
         // Built as text: AsyncHTTPClient parses it once, and nothing else needs to.
-        let url = "\(scheme)://\(authority)\(request.head.path ?? "/")"
+        let url = "\(scheme)://\(connectTo)\(request.head.path ?? "/")"
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: request.head.method.rawValue)
+        if connectTo != authority {
+            outgoing.headers.add(name: "Host", value: authority)
+        }
         for field in request.head.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
@@ -101,7 +124,9 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
         let limit = request.maximumResponseBodySize
-        let deadline = NIODeadline.now() + Self.timeAmount(request.timeout)
+        let remaining = deadline - .now
+        guard remaining > .zero else { throw .timedOut }
+        let deadline = NIODeadline.now() + Self.timeAmount(remaining)
         do {
             // The deadline bounds the whole exchange: the client holds the wait for the response
             // head to it, and a timer the reading of the body, however slowly it arrives.

@@ -55,10 +55,17 @@ public struct NewsClient: Sendable {
     }
 
     /// Creates a client over a configured ``APIClient``, which adds the key itself; feeds
-    /// are fetched with `feedAPI`, by default the same client.
+    /// are fetched with `feedAPI`, by default the same client without its ``Authentication``:
+    /// feeds live on other servers, which must not receive NewsAPI's key.
     public init(api: APIClient, feedAPI: APIClient? = nil) {
         self.api = api
-        self.feedAPI = feedAPI ?? api
+        if let feedAPI {
+            self.feedAPI = feedAPI
+        } else {
+            self.feedAPI = api
+            self.feedAPI.middleware = api.middleware.filter { !($0 is Authentication) }
+            self.feedAPI.serverErrors = .standard
+        }
     }
 
     /// A page of articles from top headlines or everything.

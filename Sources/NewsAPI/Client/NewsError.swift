@@ -134,6 +134,9 @@ public struct NewsError: Error, Sendable, CustomStringConvertible {
             case .undecodable, .bodyTooLarge: return "The news service sent something this app cannot read."
             case .invalidRequest(let reason): return "This request cannot be made: \(reason)."
             case .rejected: return "The request was stopped before it was sent."
+            case .addressNotAllowed(let host, _):
+                return
+                    "\(host.isEmpty ? "This address" : host) is not on the public internet, so it is not fetched."
             }
         case .feed:
             return "This feed cannot be read: it is not well-formed RSS or Atom."

@@ -21,10 +21,15 @@ public import Tributary
 public struct APIClient: Sendable {
     /// The URL that request paths are resolved against.
     public var baseURL: URL {
-        didSet { base = BaseURL(baseURL) }
+        didSet {
+            base = BaseURL(baseURL)
+            baseOrigin = HTTPOrigin(baseURL)
+        }
     }
     /// `baseURL` taken apart once, so that requests are built without parsing URLs.
     private var base: BaseURL?
+    /// The origin of `baseURL`, which credentials are scoped to.
+    private var baseOrigin: HTTPOrigin?
     /// What carries the exchanges.
     public var transport: any HTTPTransporting
     /// The steps every exchange passes through, outermost first.
@@ -48,6 +53,9 @@ public struct APIClient: Sendable {
     public var clock: RetryClock
     /// The wall-clock time, for `Retry-After` dates.
     public var now: @Sendable () -> Date
+    /// Which addresses requests and their redirects may reach: every address by default; a
+    /// server that fetches URLs its users typed sets ``AddressPolicy/publicOnly(allowing:)``.
+    public var addressPolicy: AddressPolicy
 
     /// Creates a client.
     ///
@@ -59,6 +67,7 @@ public struct APIClient: Sendable {
     ///   - serverErrors: Reads the server's own error from unacceptable responses.
     ///   - timeout: How long one exchange may take.
     ///   - maximumResponseBodySize: The largest response body accepted, in bytes (10 MiB).
+    ///   - addressPolicy: Which addresses requests and their redirects may reach.
     public init(
         baseURL: URL,
         transport: any HTTPTransporting,
@@ -71,10 +80,13 @@ public struct APIClient: Sendable {
         decoder: JSONDecoder = .lenient(),
         encoder: JSONEncoder = .iso8601(),
         clock: RetryClock = .continuous,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        addressPolicy: AddressPolicy = .unrestricted
     ) {
         self.baseURL = baseURL
         base = BaseURL(baseURL)
+        baseOrigin = HTTPOrigin(baseURL)
+        self.addressPolicy = addressPolicy
         self.transport = transport
         self.middleware = middleware
         self.retryPolicy = retryPolicy
@@ -225,7 +237,9 @@ extension APIClient {
                 body: body,
                 timeout: request.timeout ?? timeout,
                 maximumResponseBodySize: request.maximumResponseBodySize ?? maximumResponseBodySize,
-                progress: request.progress
+                progress: request.progress,
+                addressPolicy: addressPolicy,
+                baseOrigin: baseOrigin
             ),
             redaction: redaction,
             isIdempotent: request.isIdempotent
@@ -234,7 +248,7 @@ extension APIClient {
 
     /// Percent-encodes a query name or value, `+` and `&` included, so that servers read it
     /// back exactly.
-    private static func encodeQuery(_ text: String) -> String {
+    static func encodeQuery(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
     }
 
@@ -329,6 +343,8 @@ extension APIClient {
         case .responseBodyTooLarge(let limit): return .bodyTooLarge(limit: limit)
         case .connection(let underlying): return .transport(underlying)
         case .unsupportedRequest(let reason): return .invalidRequest(reason: reason)
+        case .addressNotAllowed(let host, let reason): return .addressNotAllowed(host: host, reason: reason)
+        case .tooManyRedirects: return .transport(failure)
         }
     }
 

@@ -35,6 +35,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         case bodyTooLarge(limit: Int)
         /// A middleware refused the exchange.
         case rejected(any Error)
+        /// The client's ``AddressPolicy`` does not allow the host, or an address it resolves
+        /// to; nothing was sent there.
+        case addressNotAllowed(host: String, reason: String)
     }
 
     /// What went wrong.
@@ -71,7 +74,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             true
         case .unacceptableStatus(let response, _, _):
             [408, 429, 500, 502, 503, 504].contains(response.status.code)
-        case .invalidRequest, .cancelled, .undecodable, .bodyTooLarge, .rejected:
+        case .invalidRequest, .cancelled, .undecodable, .bodyTooLarge, .rejected, .addressNotAllowed:
             false
         }
     }
@@ -114,6 +117,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             return "The response to \(request) is larger than the \(Self.describe(bytes: limit)) limit."
         case .rejected(let error):
             return "\(request) was stopped by a middleware: \(Self.describe(error))."
+        case .addressNotAllowed(let host, let reason):
+            let target = host.isEmpty ? "" : " to \(host)"
+            return "\(request) was not sent\(target) because \(reason)."
         }
     }
 

@@ -10,7 +10,10 @@ import HTTPTypesFoundation
 
 /// Carries exchanges over Foundation's `URLSession`, on Apple platforms and on Linux.
 ///
-/// Redirects are followed; the response body is collected as it arrives and the task is
+/// Redirects are followed by the transport rather than by the session, as
+/// ``TransportRequest/followingRedirects(_:)`` describes: credentials do not follow a redirect to
+/// another origin, and each hop's address is checked against the request's ``AddressPolicy``.
+/// The response body is collected as it arrives and the task is
 /// cancelled as soon as it passes the size limit (or its `Content-Length` announces that it
 /// will, checked when the first bytes arrive); cancelling the calling task cancels the data
 /// task.
@@ -46,6 +49,15 @@ public final class URLSessionTransport: HTTPTransporting {
     }
 
     public func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportResponse {
+        try await request.followingRedirects { hop, _, deadline throws(TransportFailure) in
+            try await send(hop, deadline: deadline)
+        }
+    }
+
+    private func send(
+        _ request: TransportRequest,
+        deadline: ContinuousClock.Instant
+    ) async throws(TransportFailure) -> TransportResponse {
         guard var urlRequest = URLRequest(httpRequest: request.head) else {
             throw .unsupportedRequest(
                 "URLSession cannot express \(request.head.method) \(request.head.path ?? "")"
@@ -54,7 +66,9 @@ public final class URLSessionTransport: HTTPTransporting {
         urlRequest.httpBody = request.body
         // URLSession's own timeout fires when nothing arrives for that long; the delegate
         // enforces the deadline of the whole exchange as data arrives.
-        urlRequest.timeoutInterval = max(0.001, request.timeout / .seconds(1))
+        let remaining = deadline - .now
+        guard remaining > .zero else { throw .timedOut }
+        urlRequest.timeoutInterval = max(0.001, remaining / .seconds(1))
         let task = session.dataTask(with: urlRequest)
         let delegate = delegate
         do {
@@ -63,7 +77,7 @@ public final class URLSessionTransport: HTTPTransporting {
                     delegate.track(
                         task,
                         limit: request.maximumResponseBodySize,
-                        deadline: .now + request.timeout,
+                        deadline: deadline,
                         progress: request.progress,
                         continuation: continuation
                     )
@@ -157,6 +171,18 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
             let expected = dataTask.response?.expectedContentLength ?? -1
             report.progress(report.received, expected >= 0 ? Int(expected) : nil)
         }
+    }
+
+    /// Redirects end the task with the redirecting response, which the transport follows
+    /// itself.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

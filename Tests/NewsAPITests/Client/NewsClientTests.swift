@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import InMemoryLogging
 import Logging
 import NewsAPI
@@ -33,6 +34,35 @@ struct NewsClientTests {
             }
             #expect(handler.entries.count == 2)
         }
+    }
+
+    /// A feed lives on another server, which must not learn NewsAPI's key, whichever way the
+    /// client was made.
+    @Test func keepsTheKeyFromFeedServers() async throws {
+        let key = "secret-key-4711"
+        let seen = Locked<[String?]>([])
+        let router = Router()
+        router.get("feed.xml") { request, _ in
+            seen.withLock { $0.append(request.headers[HTTPField.Name("X-Api-Key")!]) }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/rss+xml"],
+                body: .init(byteBuffer: ByteBuffer(string: FeedCorpus.rss))
+            )
+        }
+        try await withLoopbackServer(router) { feedServer in
+            try await withNewsClient(.init(apiKeys: [key]), key: key) { news in
+                let feed = feedServer.appendingPathComponent("feed.xml")
+                let direct = try await news.feedEntries(feed)
+                let overAPI = try await NewsClient(api: news.api).feedEntries(feed)
+                #expect(direct.count == 4)
+                #expect(overAPI.count == 4)
+                // The key still reaches NewsAPI itself.
+                let page = try await NewsClient(api: news.api).articles(.topHeadlines(country: "us"))
+                #expect(page.totalResults > 0)
+            }
+        }
+        #expect(seen.withLock { $0 } == [nil, nil])
     }
 
     @Test func validatesBeforeSending() async throws {

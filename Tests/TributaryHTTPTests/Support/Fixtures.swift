@@ -102,6 +102,7 @@ extension APIError.Kind {
         case .undecodable: "undecodable"
         case .bodyTooLarge: "bodyTooLarge"
         case .rejected: "rejected"
+        case .addressNotAllowed: "addressNotAllowed"
         }
     }
 }

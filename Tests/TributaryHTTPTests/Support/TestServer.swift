@@ -5,6 +5,13 @@ import NIOPosix
 import Synchronization
 import TributaryTestSupport
 
+/// What the server's `echo` route saw of a request: its raw query and its header fields, by
+/// lower-case name.
+struct Echo: Codable, Sendable {
+    var query: String
+    var headers: [String: String]
+}
+
 /// A NewsAPI-flavoured HTTP server on a loopback port chosen by the system, with one route
 /// for each way a server can answer.
 struct TestServer {
@@ -104,9 +111,15 @@ struct TestServer {
             for field in request.headers {
                 fields[field.name.canonicalName] = field.value
             }
-            let echo = ["query": request.uri.query ?? "", "headers": fields.description]
-            let data = try JSONEncoder().encode(echo)
+            let data = try JSONEncoder().encode(Echo(query: request.uri.query ?? "", headers: fields))
             return json(String(decoding: data, as: UTF8.self))
+        }
+        router.post("bounce") { request, _ in
+            let status = Int(request.uri.queryParameters["status"] ?? "") ?? 302
+            return Response(
+                status: .init(code: status),
+                headers: [.location: String(request.uri.queryParameters["to"] ?? "/json")]
+            )
         }
         router.post("echo") { request, _ in
             let body = try await request.body.collect(upTo: 1 << 20)
@@ -122,6 +135,21 @@ struct TestServer {
         }
         router.get("redirect") { _, _ in
             Response(status: .found, headers: [.location: "/json"])
+        }
+        // Redirects to itself, with a counter that grows, so that only the limit ends it.
+        router.get("loop") { request, _ in
+            let hop = Int(request.uri.queryParameters["hop"] ?? "") ?? 0
+            _ = log.hit("loop")
+            return Response(status: .found, headers: [.location: "/loop?hop=\(hop + 1)"])
+        }
+        // Redirects to `to`, with the status `status` (302 by default).
+        router.on("bounce", method: .get) { request, _ in
+            _ = log.hit(key(request))
+            let status = Int(request.uri.queryParameters["status"] ?? "") ?? 302
+            return Response(
+                status: .init(code: status),
+                headers: [.location: String(request.uri.queryParameters["to"] ?? "/json")]
+            )
         }
         router.get("unauthorized") { _, _ in
             newsError(
