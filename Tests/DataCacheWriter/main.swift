@@ -1,6 +1,7 @@
 // Writes entries into a DataCache as fast as it can until it is killed: the other half of
 // the crash-safety test in TributaryImagesTests. Each entry is "KEY|SHA256(BODY)\n" + BODY, so
-// the test can tell a whole entry from a damaged one. Usage: DataCacheWriter DIRECTORY SEED
+// the test can tell a whole entry from a damaged one. After each flush it prints "flushed", so
+// the test can kill it once entries are on the disk. Usage: DataCacheWriter DIRECTORY SEED
 import Crypto
 import Foundation
 import TributaryImages
@@ -24,5 +25,8 @@ while true {
     )
     let digest = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
     cache.storeData(Data("\(key)|\(digest)\n".utf8) + body, for: key)
-    if round % 16 == 0 { cache.flush() }
+    if round % 16 == 0 {
+        cache.flush()
+        FileHandle.standardOutput.write(Data("flushed\n".utf8))
+    }
 }

@@ -104,8 +104,13 @@ public struct NewsClient: Sendable {
         } catch {
             throw NewsError(error, now: feedAPI.now())
         }
+        // Parsing a large feed keeps a thread busy: it runs off the cooperative pool, whose
+        // few threads every task shares.
+        let parsed = await Self.parsingQueue.run {
+            Result { () throws(FeedError) in try FeedReader.read(data, baseURL: url) }
+        }
         do {
-            return try FeedReader.read(data, baseURL: url)
+            return try parsed.get()
         } catch {
             throw NewsError(.feed(error))
         }
@@ -129,6 +134,12 @@ public struct NewsClient: Sendable {
         AsyncOperationPublisher { () async throws(NewsError) in try await feedPage(url) }
             .eraseToAnyPublisher()
     }
+
+    private static let parsingQueue = DispatchQueue(
+        label: "NewsAPI.feeds",
+        qos: .userInitiated,
+        attributes: .concurrent
+    )
 
     private func send<Response: Decodable & Sendable>(
         _ endpoint: NewsEndpoint,

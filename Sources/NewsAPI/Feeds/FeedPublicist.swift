@@ -26,7 +26,8 @@ public import Tributary
 /// parser on Linux traps on some input that a hostile or broken server can send.
 public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendable {
     // @unchecked: the parse state is touched only by the parser's callbacks, which come from
-    // the one thread running `parse()`; the attachment is guarded by `lock`.
+    // the one thread running `parse()`; the attachment, and `feedTitle`, which subscribers to
+    // `title` read from their own threads, are written only under `lock`.
 
     /// The entries, as they are parsed.
     public var entries: AnyPublisher<FeedEntry, FeedError> {
@@ -82,7 +83,10 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
             onActive: { [weak self] in self?.attach() },
             onInactive: { [weak self] in self?.detach() }
         )
-        titleState = DelegateState { [weak self] in self?.feedTitle }
+        titleState = DelegateState { [weak self] in
+            guard let self else { return nil }
+            return lock.withLock { feedTitle }
+        }
     }
 
     /// Runs the parser on the calling thread; entries are published as they are parsed.
@@ -267,8 +271,9 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         }
         switch name {
         case "title" where ["channel", "feed"].contains(parent):
-            feedTitle = HTMLText.decodeEntities(value)
-            titleState.send(feedTitle)
+            let title = HTMLText.decodeEntities(value)
+            lock.withLock { feedTitle = title }
+            titleState.send(title)
         case "link" where kind == .rss && parent == "channel":
             feedLink = feedLink ?? resolve(value)
         default:

@@ -95,12 +95,14 @@ public final class DelegateEvents<Output, Failure: Error>: Publisher, @unchecked
         attach(AnySubscriber(subscriber), initial: nil)
     }
 
-    /// Subscribes `subscriber`, first delivering `initial()` read under the lock, so that no
-    /// value sent meanwhile can come before it.
-    func attach(_ subscriber: AnySubscriber<Output, Failure>, initial: (() -> Output)?) {
+    /// Subscribes `subscriber`, first delivering `initial()`, unless a value is sent while it
+    /// subscribes: that value is newer than anything `initial()` could have read.
+    ///
+    /// `initial` is the publicist's code, so it runs outside the lock, after the subscriber is
+    /// registered: nothing sent from then on can be missed.
+    func attach(_ subscriber: AnySubscriber<Output, Failure>, initial: (@Sendable () -> Output)?) {
         let inner = Inner(downstream: subscriber, buffering: buffering, owner: self)
         let (isFirst, finished): (Bool, Subscribers.Completion<Failure>?) = lock.withLock {
-            if let initial { inner.seed(initial()) }
             guard completion == nil else { return (false, completion) }
             subscriptions[ObjectIdentifier(inner)] = inner
             return (subscriptions.count == 1, nil)
@@ -108,6 +110,7 @@ public final class DelegateEvents<Output, Failure: Error>: Publisher, @unchecked
         // The hook runs first, so that whatever it installs is in place before the subscriber
         // can ask for anything.
         if isFirst { onActive?() }
+        if let initial { inner.seed(initial()) }
         subscriber.receive(subscription: inner)
         if let finished { inner.finish(finished) }
     }
@@ -130,6 +133,8 @@ public final class DelegateEvents<Output, Failure: Error>: Publisher, @unchecked
         private var demand = Subscribers.Demand.none
         private var completion: Subscribers.Completion<Failure>?
         private var isDraining = false
+        /// Whether a value was offered, which makes a seed read meanwhile out of date.
+        private var wasOffered = false
         private let buffering: Buffering
         private weak var owner: DelegateEvents?
 
@@ -141,13 +146,17 @@ public final class DelegateEvents<Output, Failure: Error>: Publisher, @unchecked
 
         var description: String { "DelegateEvents" }
 
+        /// Puts the current value first, unless a newer one was offered already.
         func seed(_ value: Output) {
-            lock.withLock { buffer.append(value) }
+            lock.withLock {
+                if !wasOffered { buffer.prepend(value) }
+            }
         }
 
         func offer(_ value: Output) {
             lock.withLock {
                 guard downstream != nil, completion == nil else { return }
+                wasOffered = true
                 switch buffering {
                 case .unbounded:
                     buffer.append(value)
@@ -238,21 +247,21 @@ public final class DelegateEvents<Output, Failure: Error>: Publisher, @unchecked
 /// // in the delegate callback:
 /// authorization.send(manager.authorizationStatus)
 /// ```
-public final class DelegateState<Value>: Publisher, @unchecked Sendable {
-    // @unchecked: `current` is only called under the events' lock, one caller at a time.
+public final class DelegateState<Value>: Publisher, Sendable {
     public typealias Output = Value
     public typealias Failure = Never
 
     private let events: DelegateEvents<Value, Never>
-    private let current: () -> Value
+    private let current: @Sendable () -> Value
 
     /// Creates a state publisher that reads the current value with `current` for each new
-    /// subscriber; `current` must not call back into this publisher.
+    /// subscriber, on the subscriber's thread and without holding any lock of its own, so it
+    /// may call anything but must be safe from any thread.
     public init(
         buffering: DelegateEvents<Value, Never>.Buffering = .newest(1),
         onActive: (@Sendable () -> Void)? = nil,
         onInactive: (@Sendable () -> Void)? = nil,
-        current: @escaping () -> Value
+        current: @escaping @Sendable () -> Value
     ) {
         events = DelegateEvents(buffering: buffering, onActive: onActive, onInactive: onInactive)
         self.current = current

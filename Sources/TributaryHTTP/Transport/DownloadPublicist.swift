@@ -51,8 +51,9 @@ public enum TransferEvent: Sendable, Hashable {
 /// leaves; each subscription buffers what it has not asked for yet. Failures end the events
 /// with the `URLError`. One publicist runs one transfer.
 public final class DownloadPublicist: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked: `task` and `received` are reached under `lock`; URLSession calls the
-    // delegate on its own serial queue.
+    // @unchecked: the transfer's mutable state (`session`, `received`, `expected`) is reached
+    // only under the lock of `transfer`, whichever thread the hooks and URLSession's callbacks
+    // come from; `channel` is written once, in `init`.
 
     /// Everything the transfer reports.
     public var events: AnyPublisher<TransferEvent, URLError> { channel.eraseToAnyPublisher() }
@@ -77,10 +78,13 @@ public final class DownloadPublicist: NSObject, URLSessionDataDelegate, @uncheck
 
     private let request: URLRequest
     private let configuration: URLSessionConfiguration
-    private let lock = NSLock()
-    private var session: URLSession?
-    private var received: Int64 = 0
-    private var expected: Int64?
+    private struct Transfer {
+        var session: URLSession?
+        var received: Int64 = 0
+        var expected: Int64?
+    }
+
+    private let transfer = Protected(Transfer())
     private var channel: DelegateEvents<TransferEvent, URLError>!
 
     /// Creates a publicist for a transfer of `request`; nothing is sent before a subscriber
@@ -96,18 +100,18 @@ public final class DownloadPublicist: NSObject, URLSessionDataDelegate, @uncheck
     }
 
     private func start() {
-        lock.withLock {
-            guard session == nil else { return }
+        let session: URLSession? = transfer.withLock { transfer in
+            guard transfer.session == nil else { return nil }
             // The session holds its delegate until it is invalidated, which `stop` and the
             // end of the transfer do.
-            let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
-            self.session = session
-            session.dataTask(with: request).resume()
+            transfer.session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+            return transfer.session
         }
+        session?.dataTask(with: request).resume()
     }
 
     private func stop() {
-        lock.withLock { session }?.invalidateAndCancel()
+        transfer.withLock { $0.session }?.invalidateAndCancel()
     }
 
     public func urlSession(
@@ -117,7 +121,7 @@ public final class DownloadPublicist: NSObject, URLSessionDataDelegate, @uncheck
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let length = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-        lock.withLock { expected = length }
+        transfer.withLock { $0.expected = length }
         channel.send(
             .response(status: (response as? HTTPURLResponse)?.statusCode ?? 0, expectedLength: length)
         )
@@ -125,9 +129,9 @@ public final class DownloadPublicist: NSObject, URLSessionDataDelegate, @uncheck
     }
 
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let progress = lock.withLock {
-            received += Int64(data.count)
-            return TransferProgress(received: received, expected: expected)
+        let progress = transfer.withLock { transfer in
+            transfer.received += Int64(data.count)
+            return TransferProgress(received: transfer.received, expected: transfer.expected)
         }
         channel.send(.data(data))
         channel.send(.progress(progress))
@@ -143,8 +147,7 @@ public final class DownloadPublicist: NSObject, URLSessionDataDelegate, @uncheck
             channel.send(completion: .failure(error as? URLError ?? URLError(.unknown)))
             return
         }
-        let total = lock.withLock { self.received }
-        let length = lock.withLock { self.expected }
+        let (total, length) = transfer.withLock { ($0.received, $0.expected) }
         // The last report says the transfer is whole, also when its length was not known.
         if length != total || total == 0 {
             channel.send(.progress(TransferProgress(received: total, expected: total)))

@@ -30,25 +30,46 @@ public final class ImagePrefetcher: Sendable {
         /// behind and is passed over.
         var order: Deque<ImageCacheKey> = []
         /// Each prefetch in flight, with the number it was started under: a prefetch stopped
-        /// and queued again runs as a new one, which the old one's end must leave alone.
-        var running: [ImageCacheKey: (id: Int, task: Task<Void, Never>)] = [:]
+        /// and queued again runs as a new one, which the old one's end must leave alone. Its
+        /// task is nil from when it is picked until its task exists.
+        var running: [ImageCacheKey: (id: Int, task: Task<Void, Never>?)] = [:]
         var lastID = 0
     }
 
     private let pipeline: ImagePipeline
     private let state = Protected(State())
 
-    public init(
+    /// Told of each prefetch that ends, stopped or not, for tests and diagnostics.
+    private let onFinished: @Sendable (ImageCacheKey) -> Void
+
+    public convenience init(
         pipeline: ImagePipeline = .shared,
         destination: Destination = .memoryCache,
         priority: ImageRequest.Priority = .low,
         maximumConcurrentRequests: Int = 2
+    ) {
+        self.init(
+            pipeline: pipeline,
+            destination: destination,
+            priority: priority,
+            maximumConcurrentRequests: maximumConcurrentRequests,
+            onFinished: { _ in }
+        )
+    }
+
+    init(
+        pipeline: ImagePipeline,
+        destination: Destination,
+        priority: ImageRequest.Priority,
+        maximumConcurrentRequests: Int,
+        onFinished: @escaping @Sendable (ImageCacheKey) -> Void
     ) {
         precondition(maximumConcurrentRequests > 0, "at least one request must be allowed")
         self.pipeline = pipeline
         self.destination = destination
         self.priority = priority
         self.maximumConcurrentRequests = maximumConcurrentRequests
+        self.onFinished = onFinished
     }
 
     /// The requests waiting or in flight.
@@ -56,12 +77,14 @@ public final class ImagePrefetcher: Sendable {
 
     /// Queues `requests` for prefetching; those already queued or cached are skipped.
     public func startPrefetching(with requests: [ImageRequest]) {
+        // The image cache may be the app's own code: it is asked before the lock is taken.
+        let uncached = requests.filter { request in
+            destination == .diskCache || pipeline.cachedImage(for: request) == nil
+        }
         state.withLock { state in
-            for var request in requests {
+            for var request in uncached {
                 let key = request.imageKey
-                guard state.waiting[key] == nil, state.running[key] == nil,
-                    destination == .diskCache || pipeline.cachedImage(for: request) == nil
-                else { continue }
+                guard state.waiting[key] == nil, state.running[key] == nil else { continue }
                 request.priority = priority
                 state.waiting[key] = request
                 state.order.append(key)
@@ -91,27 +114,39 @@ public final class ImagePrefetcher: Sendable {
                 state.order = []
                 state.running = [:]
             }
-            return state.running.values.map(\.task)
+            return state.running.values.compactMap(\.task)
         }
         cancelled.forEach { $0.cancel() }
     }
 
+    /// Picks what may start under the lock, and makes the tasks outside it, so that the lock is
+    /// never held across code that is not the prefetcher's.
     private func startNext() {
-        state.withLock { state in
+        let picked = state.withLock { state in
+            var picked: [(key: ImageCacheKey, id: Int, request: ImageRequest)] = []
             while state.running.count < maximumConcurrentRequests, !state.order.isEmpty {
                 let key = state.order.removeFirst()
                 guard let request = state.waiting.removeValue(forKey: key) else { continue }
                 state.lastID += 1
-                let id = state.lastID
-                let task = Task { [self] in
-                    switch destination {
-                    case .memoryCache: _ = try? await pipeline.response(for: request)
-                    case .diskCache: _ = try? await pipeline.data(for: request)
-                    }
-                    finished(key, id: id)
-                }
-                state.running[key] = (id, task)
+                state.running[key] = (state.lastID, nil)
+                picked.append((key, state.lastID, request))
             }
+            return picked
+        }
+        for (key, id, request) in picked {
+            let task = Task { [self] in
+                switch destination {
+                case .memoryCache: _ = try? await pipeline.response(for: request)
+                case .diskCache: _ = try? await pipeline.data(for: request)
+                }
+                finished(key, id: id)
+            }
+            let isStopped = state.withLock { state in
+                guard state.running[key]?.id == id else { return true }
+                state.running[key]?.task = task
+                return false
+            }
+            if isStopped { task.cancel() }
         }
     }
 
@@ -120,5 +155,6 @@ public final class ImagePrefetcher: Sendable {
             if state.running[key]?.id == id { state.running[key] = nil }
         }
         startNext()
+        onFinished(key)
     }
 }

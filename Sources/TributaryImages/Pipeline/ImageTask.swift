@@ -21,6 +21,8 @@ public final class ImageTask: Sendable {
         var progress: [AsyncStream<ImageProgress>.Continuation] = []
         var finished = false
         var work: Task<Result<ImageResponse, ImagePipeline.Error>, Never>?
+        /// Priority changes sent to the coordinator that have not reached it yet.
+        var prioritiesInFlight = 0
     }
 
     private let pipeline: ImagePipeline
@@ -58,10 +60,15 @@ public final class ImageTask: Sendable {
     /// Has the coordinator take the priority the task has when the call arrives, so that calls
     /// arriving out of order still leave the one set last.
     private func applyPriority(to subscription: (id: Int, key: JobKey)) {
+        state.withLock { $0.prioritiesInFlight += 1 }
         Task { [self] in
             await pipeline.coordinator.setPriority(subscription.key, subscriber: subscription.id) { priority }
+            state.withLock { $0.prioritiesInFlight -= 1 }
         }
     }
+
+    /// The priority changes on their way to the coordinator, for tests and diagnostics.
+    var prioritiesInFlight: Int { state.withLock { $0.prioritiesInFlight } }
 
     /// Bytes received, as they arrive; ends when the task does.
     public var progress: AsyncStream<ImageProgress> {

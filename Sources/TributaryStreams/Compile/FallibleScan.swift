@@ -23,7 +23,7 @@ struct FallibleScan<Upstream: Publisher>: Publisher where Upstream.Failure == an
 /// The subscriber and subscription of ``FallibleScan``.
 ///
 /// @unchecked Sendable: `upstream` and `isTerminal` are reached only under `lock`;
-/// `accumulator` and `hasFailed` only from the upstream's calls, which come one at a time.
+/// `accumulator` only from the upstream's calls, which come one at a time.
 private final class FallibleScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription,
     @unchecked Sendable
 where Downstream.Input == StreamValue, Downstream.Failure == any Error {
@@ -32,7 +32,6 @@ where Downstream.Input == StreamValue, Downstream.Failure == any Error {
     private let downstream: Downstream
     private let next: (StreamValue, Input) throws -> StreamValue
     private var accumulator: StreamValue
-    private var hasFailed = false
     private let lock = NSLock()
     private var upstream: (any Subscription)?
     private var isTerminal = false
@@ -61,11 +60,12 @@ where Downstream.Input == StreamValue, Downstream.Failure == any Error {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard !hasFailed else { return .none }
+        // A value that arrives after a cancel, a failure or the end is dropped: an upstream
+        // may still be delivering one when it is told to stop.
+        guard lock.withLock({ !isTerminal }) else { return .none }
         do {
             accumulator = try next(accumulator, input)
         } catch {
-            hasFailed = true
             let upstream = end()
             upstream?.cancel()
             if upstream != nil { downstream.receive(completion: .failure(error)) }

@@ -179,15 +179,41 @@ import TributaryTestSupport
         #expect(weakPublicist == nil)
         #expect(weakParser == nil)
 
-        let done = Locked(false)
-        let cancellable = FeedReader.entries(in: Data(FeedCorpus.items(10).utf8))
-            .collect()
-            .sink(
-                receiveCompletion: { _ in done.withLock { $0 = true } },
-                receiveValue: { #expect($0.count == 10) }
-            )
-        while !done.current { try await Task.sleep(for: .milliseconds(2)) }
-        cancellable.cancel()
+        let recorder = Recorder<FeedEntry, String, FeedError>(demand: .unlimited) { $0.title }
+        FeedReader.entries(in: Data(FeedCorpus.items(10).utf8)).subscribe(recorder)
+        try await waitUntil { recorder.events.last == .finished }
+        #expect(recorder.values == (1...10).map { "Item \($0)" })
+    }
+
+    /// Subscribers to the title read it on their own threads while the parse writes it on
+    /// another: the thread sanitizer checks that the two never touch it at once.
+    @Test func titleCanBeSubscribedToWhileABackgroundParseRuns() async throws {
+        let parser = XMLParser(data: Data(FeedCorpus.items(2_000).utf8))
+        let publicist = FeedPublicist(parser: parser)
+        let entries = Recorder<FeedEntry, String, FeedError>(demand: .unlimited) { $0.title }
+        publicist.entries.subscribe(entries)
+        let parsed = Locked(false)
+        DispatchQueue.global().async {
+            publicist.parse()
+            parsed.withLock { $0 = true }
+        }
+        var firsts: Set<String?> = []
+        var subscriptions = 0
+        while !parsed.current || subscriptions < 50 {
+            let first = Locked<String??>(nil)
+            let subscription = publicist.title.sink { title in
+                first.withLock { if $0 == nil { $0 = .some(title) } }
+            }
+            subscription.cancel()
+            firsts.insert(try #require(first.current))
+            subscriptions += 1
+        }
+        #expect(firsts.isSubset(of: [nil, "Many"]))
+        let last = Locked<String?>(nil)
+        _ = publicist.title.sink { title in last.withLock { $0 = title } }
+        #expect(last.current == "Many")
+        #expect(entries.values.count == 2_000)
+        #expect(entries.events.last == .finished)
     }
 
     @Test func neverCrashesOnRandomBytesOrMangledFeeds() {

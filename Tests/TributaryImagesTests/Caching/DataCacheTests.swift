@@ -135,10 +135,14 @@ struct DataCacheTests {
         var served = 0
         for round in 0..<10 {
             let process = Process()
+            let output = Pipe()
             process.executableURL = writer
             process.arguments = [directory.path, "\(round + 1)"]
+            process.standardOutput = output
             try process.run()
-            try await Task.sleep(for: .milliseconds(150 + (round * 37) % 200))
+            // Killed once it has flushed a few times, in the middle of whatever write follows.
+            let flushes = 1 + round % 4
+            #expect(await Self.lines(from: output.fileHandleForReading, count: flushes) == flushes)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)
@@ -164,6 +168,56 @@ struct DataCacheTests {
             #expect(leftovers.isEmpty, "temporary files are cleaned when the cache opens")
         }
         #expect(served > 0, "the writer got entries onto the disk")
+    }
+
+    /// Reads `handle` until it has given `count` lines or ends; returns the lines read. The
+    /// reads block, so they run on a thread of their own.
+    static func lines(from handle: FileHandle, count: Int) async -> Int {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var lines = 0
+                while lines < count {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    lines += data.count(where: { $0 == 0x0A })
+                }
+                continuation.resume(returning: min(lines, count))
+            }
+        }
+    }
+
+    /// Stores, reads and removes one key from many threads at once: every read gives nil or
+    /// one whole value that was stored, and the thread sanitizer watches the cache's state.
+    @Test(.timeLimit(.minutes(1))) func oneKeyStoredReadAndRemovedAtOnce() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try DataCache(directory: directory)
+        let values = (0..<4).map { bytes(2_000 + $0 * 500, UInt8($0 + 1)) }
+        let key = "https://example.com/contended.jpg"
+        let torn = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var torn = 0
+                    for round in 0..<300 {
+                        switch (worker + round) % 3 {
+                        case 0: cache.storeData(values[worker], for: key)
+                        case 1: cache.removeData(for: key)
+                        default:
+                            if let data = cache.cachedData(for: key), !values.contains(data) { torn += 1 }
+                        }
+                        if round % 50 == 0 { cache.flush() }
+                    }
+                    return torn
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(torn == 0)
+        cache.storeData(values[2], for: key)
+        cache.flush()
+        #expect(cache.cachedData(for: key) == values[2])
+        let reopened = try DataCache(directory: directory)
+        reopened.flush()
+        #expect(reopened.cachedData(for: key) == values[2])
     }
 
     static func writerExecutable() -> URL? {

@@ -33,16 +33,20 @@ struct ImageLoaderTests {
 
     @Test func aNewURLDropsTheOldOnesLateResult() async throws {
         try await ImageServer.run { base, log in
-            let loader = ImageLoader(pipeline: ImagePipeline())
+            let pipeline = ImagePipeline()
+            let loader = ImageLoader(pipeline: pipeline)
             var images: [Bitmap] = []
             let watching = loader.$state.compactMap(\.value).sink { images.append($0) }
             loader.url = base.appending(path: "slow/1.jpg")
             try await waitUntil { log.count("/slow/1.jpg") == 1 }
             loader.url = base.appending(path: "img/200.jpg")
             try await waitUntil { loader.image != nil }
-            // The old load was cancelled on the wire, and nothing of it arrives afterwards.
+            // The old load was cancelled on the wire, and nothing of it arrives afterwards: once
+            // its job is gone, and what the main queue held has run, there is still one image.
             try await waitUntil { log.wasAborted("/slow/1.jpg") }
-            try await Task.sleep(for: .milliseconds(300))
+            try await waitUntil { await pipeline.coordinator.jobCount == 0 }
+            await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() }
+            }
             #expect(images.count == 1)
             #expect((190...210).contains(Int(images.first?[5, 5].red ?? 0)))
             #expect(log.wasAborted("/slow/1.jpg"))
@@ -152,10 +156,13 @@ struct ImagePrefetcherTests {
     @Test(arguments: [false, true])
     func aPrefetchQueuedAgainOutlivesTheStoppedOne(stoppingAll: Bool) async throws {
         try await ImageServer.run { base, log in
+            let ended = Locked<[ImageCacheKey]>([])
             let prefetcher = ImagePrefetcher(
                 pipeline: ImagePipeline(),
                 destination: .diskCache,
-                maximumConcurrentRequests: 1
+                priority: .low,
+                maximumConcurrentRequests: 1,
+                onFinished: { key in ended.withLock { $0.append(key) } }
             )
             let row = ImageRequest(url: base.appending(path: "slow/30.jpg"))
             let next = ImageRequest(url: base.appending(path: "img/31.jpg"))
@@ -168,12 +175,40 @@ struct ImagePrefetcherTests {
             }
             prefetcher.startPrefetching(with: [row, next])
             // The stopped prefetch ends meanwhile; the new one still holds the only place.
-            try await Task.sleep(for: .milliseconds(300))
+            try await waitUntil { ended.current == [row.imageKey] }
             #expect(prefetcher.pendingCount == 2)
             #expect(log.count("/img/31.jpg") == 0)
             log.held.open()
             try await waitUntil { prefetcher.pendingCount == 0 }
             #expect(log.count("/img/31.jpg") == 1)
+        }
+    }
+
+    /// The image cache is the app's own code, which may call back into the prefetcher: it is
+    /// asked outside the prefetcher's lock (inside it, this deadlocked).
+    @Test func asksTheImageCacheOutsideItsLock() async throws {
+        final class CallingBack: ImageCaching {
+            let cache = ImageCache()
+            let prefetcher = Locked<ImagePrefetcher?>(nil)
+            let seen = Locked<[Int]>([])
+            func image(for key: ImageCacheKey) -> Bitmap? {
+                if let pending = prefetcher.current?.pendingCount { seen.withLock { $0.append(pending) } }
+                return cache.image(for: key)
+            }
+            func store(_ image: Bitmap, for key: ImageCacheKey) { cache.store(image, for: key) }
+            func removeImage(for key: ImageCacheKey) { cache.removeImage(for: key) }
+            func removeAll() { cache.removeAll() }
+        }
+        try await ImageServer.run { base, _ in
+            let cache = CallingBack()
+            let pipeline = ImagePipeline(configuration: .init(imageCache: cache))
+            let prefetcher = ImagePrefetcher(pipeline: pipeline)
+            cache.prefetcher.withLock { $0 = prefetcher }
+            let requests = (50..<53).map { ImageRequest(url: base.appending(path: "img/\($0).jpg")) }
+            prefetcher.startPrefetching(with: requests)
+            try await waitUntil { prefetcher.pendingCount == 0 }
+            #expect(requests.allSatisfy { cache.cache.image(for: $0.imageKey) != nil })
+            #expect(cache.seen.current.count >= 3)
         }
     }
 

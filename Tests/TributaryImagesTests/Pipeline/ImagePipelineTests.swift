@@ -213,8 +213,8 @@ struct ImagePipelineTests {
                 let waiting = await pipeline.coordinator.waitingPriorities(for: .download)
                 return log.total == 6 && waiting.count == 4
             }
-            // Held responses keep their places: nothing more reaches the server.
-            try await Task.sleep(for: .milliseconds(200))
+            // Held responses keep their places: the six slots are taken, so nothing more starts.
+            #expect(await pipeline.coordinator.runningCount(for: .download) == 6)
             #expect(log.total == 6)
             log.held.open()
             for task in tasks { _ = try await task.response }
@@ -237,13 +237,45 @@ struct ImagePipelineTests {
                 let waiting = await pipeline.coordinator.waitingPriorities(for: .decode)
                 return decoder.counts.running == 2 && waiting.count == 6
             }
-            // Held decodes keep their places: no third one starts.
-            try await Task.sleep(for: .milliseconds(200))
+            // Held decodes keep their places: both slots are taken, so no third one starts.
+            #expect(await pipeline.coordinator.runningCount(for: .decode) == 2)
             #expect(decoder.counts.running == 2)
             decoder.release.open()
             for task in tasks { #expect(try await task.response.image.width == 64) }
             #expect(decoder.counts.started == 8 && decoder.counts.mostAtOnce == 2)
         }
+    }
+
+    /// A download runs at the priority of the request that asked for it, not at the lowest
+    /// one, as it did when its job started before its first caller was counted.
+    @Test(arguments: [
+        (ImageRequest.Priority.veryHigh, TaskPriority.high), (.normal, .medium), (.low, .utility),
+    ])
+    func aDownloadRunsAtItsRequestsPriority(
+        priority: ImageRequest.Priority,
+        expected: TaskPriority
+    ) async throws {
+        let loader = PriorityRecordingLoader()
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: loader, imageCache: nil))
+        let url = URL(string: "http://images.example/1.jpg")!
+        _ = try await pipeline.image(for: ImageRequest(url: url, priority: priority))
+        #expect(loader.started.current == [expected])
+    }
+
+    /// Raising a request whose download is already under way raises the task doing it.
+    @Test func raisingARequestReachesTheTaskOfItsDownload() async throws {
+        let loader = PriorityRecordingLoader()
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: loader, imageCache: nil))
+        let task = pipeline.imageTask(
+            with: ImageRequest(url: URL(string: "http://images.example/held/1.jpg")!, priority: .low)
+        )
+        try await waitUntil { loader.started.current.count == 1 }
+        #expect(loader.started.current == [.utility])
+        task.priority = .veryHigh
+        try await waitUntil { task.prioritiesInFlight == 0 }
+        loader.release.open()
+        _ = try await task.response
+        #expect(loader.resumed.current == [.high])
     }
 
     /// With one download slot held, three waiting downloads start by priority — one of them
@@ -284,8 +316,8 @@ struct ImagePipelineTests {
                 for round in 0..<200 { task.priority = round.isMultiple(of: 2) ? .low : .veryHigh }
                 task.priority = last
                 try await waitUntil { await pipeline.coordinator.waitingPriorities(for: .download) == [last] }
-                // Whatever was still on its way has arrived by now, and changed nothing.
-                try await Task.sleep(for: .milliseconds(100))
+                // Whatever was still on its way arrives, and changes nothing.
+                try await waitUntil { task.prioritiesInFlight == 0 }
                 #expect(await pipeline.coordinator.waitingPriorities(for: .download) == [last])
             }
             log.held.open()
@@ -360,6 +392,26 @@ struct ImagePipelineTests {
 }
 
 /// Decodes with ``ImageDecoder`` once ``release`` opens, counting the decodes that run at once.
+/// Serves one JPEG for every URL, noting the priority of the task each load runs in; loads of
+/// `held` paths wait for ``release`` and note their priority again afterwards.
+private final class PriorityRecordingLoader: DataLoading {
+    let started = Locked<[TaskPriority]>([])
+    let resumed = Locked<[TaskPriority]>([])
+    let release = Gate()
+
+    func loadData(
+        for request: ImageRequest,
+        progress: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> Data {
+        started.withLock { $0.append(Task.currentPriority) }
+        if request.url.path.contains("held") {
+            await release.wait()
+            resumed.withLock { $0.append(Task.currentPriority) }
+        }
+        return ImageServer.jpeg(1)
+    }
+}
+
 private final class HeldDecoder: ImageDecoding {
     struct Counts {
         var started = 0

@@ -101,6 +101,45 @@ import Tributary
         #expect(events.list == ["2"])
     }
 
+    /// A subscriber that records whatever reaches it, also after it cancelled, as a sink would
+    /// not.
+    private final class Recorder: Subscriber {
+        typealias Input = StreamValue
+        typealias Failure = any Error
+        var subscription: (any Subscription)?
+        var received: [String] = []
+
+        func receive(subscription: any Subscription) {
+            self.subscription = subscription
+            subscription.request(.unlimited)
+        }
+        func receive(_ input: StreamValue) -> Subscribers.Demand {
+            received.append("\(input)")
+            return .none
+        }
+        func receive(completion: Subscribers.Completion<any Error>) { received.append("completion") }
+    }
+
+    /// An upstream may already be delivering a value when it is cancelled; the scan drops it
+    /// without running the expression on it.
+    @Test func deliversNothingAfterACancel() {
+        let upstream = Upstream()
+        var steps = 0
+        let scan = FallibleScan(upstream: upstream, initial: .integer(0)) { accumulator, value in
+            steps += 1
+            return value
+        }
+        let recorder = Recorder()
+        scan.subscribe(recorder)
+        upstream.send(1)
+        recorder.subscription?.cancel()
+        #expect(upstream.isCancelled)
+        upstream.send(2)
+        upstream.send(.finished)
+        #expect(recorder.received == ["1"])
+        #expect(steps == 1)
+    }
+
     @Test func eachSubscriptionStartsFromTheInitialValue() {
         let events = Events()
         let first = Upstream()

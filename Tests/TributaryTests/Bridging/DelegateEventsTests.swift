@@ -117,6 +117,37 @@ import TributaryTestSupport
         #expect(second.values == [2, 3])
     }
 
+    /// The current value is the publicist's code: it runs outside the channel's lock, so it
+    /// may use the publisher itself (which deadlocked when it ran under the lock), and sees the
+    /// subscriber already counted.
+    @Test func readsTheCurrentValueOutsideItsLock() {
+        let box = Locked<DelegateState<Bool>?>(nil)
+        let state = DelegateState { box.current?.hasSubscribers ?? false }
+        box.withLock { $0 = state }
+        let recorder = Recorder<Bool, Bool, Never>(demand: .unlimited)
+        state.subscribe(recorder)
+        #expect(recorder.values == [true])
+    }
+
+    /// A change sent while a subscriber arrives is newer than whatever the current value read,
+    /// so it is what the subscriber starts with.
+    @Test func aChangeSentWhileSubscribingReplacesTheCurrentValue() {
+        let box = Locked<DelegateState<Int>?>(nil)
+        let value = Locked(1)
+        let state = DelegateState { () -> Int in
+            let read = value.current
+            // Another thread changes the state after it was read, and says so.
+            value.withLock { $0 = 2 }
+            box.current?.send(2)
+            return read
+        }
+        box.withLock { $0 = state }
+        let recorder = Recorder<Int, Int, Never>(demand: .unlimited)
+        state.subscribe(recorder)
+        state.send(3)
+        #expect(recorder.values == [2, 3])
+    }
+
     @Test func holdsAnExistingDelegateWeaklyUnlessToldToRetainIt() {
         final class Delegate {}
         var weakOne: Delegate? = Delegate()
