@@ -38,7 +38,8 @@ struct ImagesCommand: AsyncParsableCommand {
             if let thumbnail, !(1...8_000).contains(thumbnail) {
                 throw ValidationError("--thumbnail must be between 1 and 8000 pixels.")
             }
-            for text in urls where !text.hasPrefix("/") && NewsCommand.Connection.url(text) == nil {
+            let anyBase = URL(string: "http://127.0.0.1")
+            for text in urls where Self.resolve(text, base: anyBase) == nil {
                 throw ValidationError("\"\(text)\" is neither an http(s) URL nor a sandbox path.")
             }
         }
@@ -61,12 +62,26 @@ struct ImagesCommand: AsyncParsableCommand {
             if failures > 0 { throw ExitCode.failure }
         }
 
+        /// An http(s) URL as it is, or a path starting with `/` on the sandbox at `base`.
+        static func resolve(_ text: String, base: URL?) -> URL? {
+            guard text.hasPrefix("/") else { return NewsCommand.Connection.url(text) }
+            guard let base, let url = URL(string: text, relativeTo: base)?.absoluteURL,
+                url.host?.isEmpty == false
+            else {
+                return nil
+            }
+            return url
+        }
+
         /// Loads every image; returns how many failed.
         private func fetchAll(base: URL?, saving directory: URL?, console: Console) async throws -> Int {
             let processors: [any ImageProcessing] =
                 thumbnail.map { [ImageProcessors.Resize(maximumPixelSize: $0)] } ?? []
-            let resolved = urls.map { text in
-                text.hasPrefix("/") ? URL(string: text, relativeTo: base)!.absoluteURL : URL(string: text)!
+            let resolved = try urls.map { text in
+                guard let url = Self.resolve(text, base: base) else {
+                    throw ValidationError("\"\(text)\" is neither an http(s) URL nor a sandbox path.")
+                }
+                return url
             }
             let stems = Self.fileStems(for: resolved)
             let bar = ProgressBar(total: resolved.count, console: console)

@@ -112,8 +112,11 @@ struct ImagesCommandTests {
         ["images", "fetch"],
         ["images", "fetch", "ftp://example.com/a.jpg"],
         ["images", "fetch", "/images/1.jpg", "--thumbnail", "0"],
+        ["images", "fetch", "//[::1"], ["images", "fetch", "//"], ["images", "fetch", "//:99999/x"],
     ])
     func refusesBadArguments(arguments: [String]) {
-        #expect(throws: (any Error).self) { try TributaryCommand.parseAsRoot(arguments) }
+        let error = #expect(throws: (any Error).self) { try TributaryCommand.parseAsRoot(arguments) }
+        let message = error.map { TributaryCommand.message(for: $0) } ?? ""
+        #expect(!message.isEmpty && !message.contains("\n"), "\(message)")
     }
 }

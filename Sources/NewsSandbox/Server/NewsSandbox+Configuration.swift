@@ -7,6 +7,10 @@ extension NewsSandbox {
         public var host: String
         /// The port to listen on; 0 lets the system choose a free one.
         public var port: Int
+        /// Where clients reach the sandbox, such as a proxy's URL, for the image and feed URLs
+        /// it hands out; nil uses the address it listens on. Never taken from a request's
+        /// `Host`, which a client can set to anything.
+        public var publicURL: URL?
         /// The keys accepted, in the `X-Api-Key` header, the `apiKey` query item or
         /// `Authorization`.
         public var apiKeys: [String]
@@ -29,6 +33,7 @@ extension NewsSandbox {
         public init(
             host: String = "127.0.0.1",
             port: Int = 0,
+            publicURL: URL? = nil,
             apiKeys: [String] = [NewsSandbox.demoKey],
             dailyQuota: Int? = nil,
             developerPlan: Bool = false,
@@ -39,6 +44,7 @@ extension NewsSandbox {
         ) {
             self.host = host
             self.port = port
+            self.publicURL = publicURL
             self.apiKeys = apiKeys
             self.dailyQuota = dailyQuota
             self.developerPlan = developerPlan

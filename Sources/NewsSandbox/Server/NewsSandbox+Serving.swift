@@ -38,7 +38,7 @@ extension NewsSandbox {
         let services = ServiceGroup(
             configuration: .init(
                 services: [
-                    application(logger: logger) { url in
+                    try application(logger: logger) { url in
                         listening.withLock { $0 = true }
                         await onReady(url)
                     }
@@ -80,7 +80,7 @@ extension NewsSandbox {
         let services = ServiceGroup(
             configuration: .init(
                 services: [
-                    application(logger: Self.quietLogger) { url in
+                    try application(logger: Self.quietLogger) { url in
                         readyContinuation.yield(url)
                         readyContinuation.finish()
                     }
@@ -124,46 +124,184 @@ extension NewsSandbox {
         return logger
     }()
 
+    /// The base URL of the sandbox listening on `port` of its host; IPv6 addresses go in
+    /// brackets.
+    func baseURL(port: Int) -> URL? {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        guard let url = URL(string: "http://\(host):\(port)/v2"), url.host?.isEmpty == false,
+            url.port == port, url.path == "/v2"
+        else { return nil }
+        return url
+    }
+
     private func application(
         logger: Logger,
         onReady: @escaping @Sendable (URL) async -> Void
-    ) -> some Service {
-        let router = Router()
-        let fallbackAuthority = "\(configuration.host):\(configuration.port)"
-        router.get("**") { request, _ -> Response in
-            var headers: [String: String] = [:]
-            for field in request.headers {
-                headers[field.name.canonicalName] = field.value
-            }
-            let exchange = SandboxRequest(
-                path: request.uri.path,
-                rawQuery: request.uri.query,
-                headers: headers,
-                origin: "http://\(request.head.authority ?? headers["host"] ?? fallbackAuthority)"
-            )
-            let answer = await self.respond(to: exchange)
-            var fields = HTTPFields()
-            for (name, value) in answer.headers {
-                if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
-            }
-            return Response(
-                status: .init(code: answer.status),
-                headers: fields,
-                body: .init(byteBuffer: ByteBuffer(bytes: answer.body))
+    ) throws(ListenError) -> some Service {
+        guard baseURL(port: max(configuration.port, 1)) != nil else {
+            throw ListenError(
+                host: configuration.host,
+                port: configuration.port,
+                reason: "it is not a host name or address"
             )
         }
-        let host = configuration.host
+        // The origin of the URLs the sandbox hands out, known once it listens.
+        let origin = Protected("")
+        let router = Router()
+        router.add(middleware: Latency(latency: configuration.latency))
+        // Images and feeds are public, as on a CDN or a news site: no key, no quota.
+        router.get("images/**") { [self] request, context in
+            image(
+                SandboxRequest(request, origin: origin),
+                name: context.parameters.getCatchAll().joined(separator: "/")
+            )
+            .response
+        }
+        router.get("feeds/**") { [self] request, context in
+            feed(
+                SandboxRequest(request, origin: origin),
+                name: context.parameters.getCatchAll().joined(separator: "/")
+            )
+            .response
+        }
+        let api = router.group("v2")
+            .add(middleware: Authentication(sandbox: self))
+            .add(middleware: Quota(sandbox: self))
+        let endpoints: [(String, Endpoint)] = [
+            ("top-headlines", .topHeadlines), ("everything", .everything),
+            ("top-headlines/sources", .sources), ("sources", .sources),
+        ]
+        for (path, endpoint) in endpoints {
+            api.get(RouterPath(path)) { [self] request, _ in
+                answer(endpoint, SandboxRequest(request, origin: origin)).response
+            }
+        }
+        // Anything else is NewsAPI's 404, with no key needed, under /v2 as anywhere.
+        for path in ["**", "v2/**"] {
+            router.get(RouterPath(path)) { request, _ in
+                SandboxResponse.error(404, "routeNotFound", "There is no endpoint at \(request.uri.path).")
+                    .response
+            }
+        }
         return Application(
             router: router,
             configuration: .init(
-                address: .hostname(host, port: configuration.port),
+                address: .hostname(configuration.host, port: configuration.port),
                 serverName: "NewsSandbox"
             ),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? 0
-                await onReady(URL(string: "http://\(host):\(port)/v2")!)
+            onServerRunning: { [self] channel in
+                guard let url = baseURL(port: channel.localAddress?.port ?? configuration.port) else {
+                    return
+                }
+                let handedOut = configuration.publicURL ?? url.deletingLastPathComponent()
+                origin.withLock { $0 = handedOut.absoluteString.trimmingSuffix("/") }
+                await onReady(url)
             },
             logger: logger
         )
+    }
+
+    private enum Endpoint: Sendable {
+        case topHeadlines, everything, sources
+    }
+
+    private func answer(_ endpoint: Endpoint, _ request: SandboxRequest) -> SandboxResponse {
+        do throws(Refusal) {
+            switch endpoint {
+            case .topHeadlines: return try topHeadlines(request)
+            case .everything: return try everything(request)
+            case .sources: return try sources(request)
+            }
+        } catch {
+            return error.response
+        }
+    }
+
+    /// Holds every response for the configured latency.
+    private struct Latency<Context: RequestContext>: RouterMiddleware {
+        let latency: Duration
+
+        func handle(
+            _ request: Request,
+            context: Context,
+            next: (Request, Context) async throws -> Response
+        ) async throws -> Response {
+            if latency > .zero { try? await Task.sleep(for: latency) }
+            return try await next(request, context)
+        }
+    }
+
+    /// Lets through only requests with a key the sandbox accepts, as NewsAPI does.
+    private struct Authentication<Context: RequestContext>: RouterMiddleware {
+        let sandbox: NewsSandbox
+
+        func handle(
+            _ request: Request,
+            context: Context,
+            next: (Request, Context) async throws -> Response
+        ) async throws -> Response {
+            do throws(Refusal) {
+                try sandbox.authenticate(SandboxRequest(request, origin: Protected("")))
+            } catch {
+                return error.response.response
+            }
+            return try await next(request, context)
+        }
+    }
+
+    /// Counts each key's requests against its quota, and fails the share of them the
+    /// configuration asks for.
+    private struct Quota<Context: RequestContext>: RouterMiddleware {
+        let sandbox: NewsSandbox
+
+        func handle(
+            _ request: Request,
+            context: Context,
+            next: (Request, Context) async throws -> Response
+        ) async throws -> Response {
+            do throws(Refusal) {
+                try sandbox.charge(SandboxRequest(request, origin: Protected("")))
+            } catch {
+                return error.response.response
+            }
+            return try await next(request, context)
+        }
+    }
+}
+
+extension SandboxRequest {
+    /// The sandbox's view of a Hummingbird request.
+    init(_ request: Request, origin: Protected<String>) {
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            headers[field.name.canonicalName] = field.value
+        }
+        self.init(
+            path: request.uri.path,
+            rawQuery: request.uri.query,
+            headers: headers,
+            origin: origin.withLock { $0 }
+        )
+    }
+}
+
+extension SandboxResponse {
+    /// The answer as a Hummingbird response.
+    var response: Response {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        return Response(
+            status: .init(code: status),
+            headers: fields,
+            body: .init(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

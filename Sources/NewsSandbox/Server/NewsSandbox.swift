@@ -43,37 +43,6 @@ public final class NewsSandbox: Sendable {
         state = Protected(State(random: SeededGenerator(seed: configuration.seed ^ 0x5EED)))
     }
 
-    /// Answers one request.
-    func respond(to request: SandboxRequest) async -> SandboxResponse {
-        if configuration.latency > .zero {
-            try? await Task.sleep(for: configuration.latency)
-        }
-        var path = request.path
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        if path.hasPrefix("/images/") {
-            // Images are public too, as on any CDN.
-            return image(request, name: String(path.dropFirst("/images/".count)))
-        }
-        if path.hasPrefix("/feeds/") {
-            // Feeds are public, as on news sites: no key, no quota.
-            return feed(request, name: String(path.dropFirst("/feeds/".count)))
-        }
-        let endpoint: (SandboxRequest) throws(Refusal) -> SandboxResponse
-        switch path {
-        case "/v2/top-headlines": endpoint = topHeadlines
-        case "/v2/everything": endpoint = everything
-        case "/v2/top-headlines/sources", "/v2/sources": endpoint = sources
-        default:
-            return .error(404, "routeNotFound", "There is no endpoint at \(request.path).")
-        }
-        do throws(Refusal) {
-            try admit(request)
-            return try endpoint(request)
-        } catch {
-            return error.response
-        }
-    }
-
     // MARK: Admission
 
     /// A request the sandbox refuses, with NewsAPI's status, code and message.
@@ -102,7 +71,8 @@ public final class NewsSandbox: Sendable {
         return nil
     }
 
-    private func admit(_ request: SandboxRequest) throws(Refusal) {
+    /// Refuses a request without a key, or with one the sandbox does not accept.
+    func authenticate(_ request: SandboxRequest) throws(Refusal) {
         guard let key = Self.key(of: request) else {
             throw Refusal(
                 status: 401,
@@ -119,6 +89,12 @@ public final class NewsSandbox: Sendable {
                     "Your API key is invalid or incorrect. Check your key, or start the sandbox with --api-key."
             )
         }
+    }
+
+    /// Counts a request against its key's quota, refusing it when the quota is spent, and
+    /// fails it when the configured failure rate says so.
+    func charge(_ request: SandboxRequest) throws(Refusal) {
+        guard let key = Self.key(of: request) else { return }
         let quota = configuration.effectiveQuota
         let now = configuration.now()
         let outcome: Refusal? = state.withLock { state in

@@ -280,6 +280,60 @@ struct SandboxListenTests {
     }
 }
 
+/// Where the sandbox says it is: the address it listens on or the URL it was given, never
+/// what a request's `Host` claims.
+@Suite(.timeLimit(.minutes(1)))
+struct SandboxOriginTests {
+    @Test func listensOnAnIPv6Address() async throws {
+        try await withSandbox(.init(host: "::1")) { url, transport in
+            #expect(url.absoluteString.hasPrefix("http://[::1]:"))
+            #expect(url.path == "/v2")
+            let page = try await newsClient(url, transport).articles(.topHeadlines(country: "us"))
+            let image = try #require(page.articles.compactMap(\.urlToImage).first)
+            #expect(image.absoluteString.hasPrefix("http://[::1]:\(url.port ?? 0)/images/"))
+        }
+    }
+
+    @Test func refusesAHostThatIsNoAddress() async throws {
+        let sandbox = NewsSandbox(configuration: .init(host: "not a host"))
+        let error = await #expect(throws: NewsSandbox.ListenError.self) { try await sandbox.run() }
+        #expect(error?.reason == "it is not a host name or address")
+    }
+
+    @Test func handsOutItsOwnOriginWhateverTheHostHeaderSays() async throws {
+        try await withSandbox { url, transport in
+            let client = APIClient(
+                baseURL: url,
+                transport: transport,
+                middleware: [
+                    Authentication(.apiKey(NewsSandbox.demoKey, header: HTTPField.Name("X-Api-Key")!))
+                ],
+                retryPolicy: .never
+            )
+            let forged = Request<ArticlesPage>(
+                "top-headlines",
+                query: [URLQueryItem(name: "country", value: "us")],
+                headers: [HTTPField.Name("Host")!: "attacker.example"]
+            )
+            let page = try await client.send(forged)
+            let images = page.articles.compactMap(\.urlToImage)
+            #expect(!images.isEmpty)
+            #expect(images.allSatisfy { $0.host == "127.0.0.1" && $0.port == url.port })
+        }
+    }
+
+    @Test func handsOutTheURLItWasGiven() async throws {
+        let publicURL = URL(string: "https://news.example/sandbox")!
+        try await withSandbox(.init(publicURL: publicURL)) { url, transport in
+            #expect(url.host == "127.0.0.1")
+            let page = try await newsClient(url, transport).articles(.topHeadlines(country: "us"))
+            let images = page.articles.compactMap(\.urlToImage).map(\.absoluteString)
+            #expect(!images.isEmpty)
+            #expect(images.allSatisfy { $0.hasPrefix("https://news.example/sandbox/images/") })
+        }
+    }
+}
+
 /// A wall clock the test moves.
 final class TestClock: Sendable {
     private let time: Mutex<Date>
