@@ -63,6 +63,10 @@ typedef struct {
     int16_t *coefficients;
     int coefficients_per_block;
     int dc_shift;
+    // Progressive only: the point transform of the latest scan to start on each of the first
+    // ten coefficients (-1 before any). libjpeg smooths blocks whose first ten coefficients are
+    // not all complete, so this decoder takes only images where they are.
+    int low_bits[10];
 } component;
 
 typedef struct {
@@ -381,6 +385,9 @@ static int decode_quadrants(bit_reader *reader, component *c, const huffman_tabl
     for (int quadrant = 0; quadrant < 4; quadrant++) {
         means[quadrant] = value * weights[0][quadrant];
     }
+    // A run that passes the end of the block lands on the last coefficient, as libjpeg puts
+    // it; the last value written there is the one it keeps.
+    int32_t last = 0;
     for (int k = 1; k < 64;) {
         int run, size;
         if (!next_ac_symbol(reader, ac, &run, &size)) {
@@ -395,13 +402,21 @@ static int decode_quadrants(bit_reader *reader, component *c, const huffman_tabl
         }
         k += run;
         int32_t coefficient = read_value(reader, size);
-        if (k < 64 && weights[k][0] != 0) {
+        if (k >= 63) {
+            last = coefficient;
+        } else if (weights[k][0] != 0) {
             value = (float)coefficient * quant[k];
             for (int quadrant = 0; quadrant < 4; quadrant++) {
                 means[quadrant] += value * weights[k][quadrant];
             }
         }
         k++;
+    }
+    if (last && weights[63][0] != 0) {
+        value = (float)last * quant[63];
+        for (int quadrant = 0; quadrant < 4; quadrant++) {
+            means[quadrant] += value * weights[63][quadrant];
+        }
     }
     return reader->n >= reader->pad;
 }
@@ -424,10 +439,20 @@ static int expect_marker(bit_reader *reader, int code) {
 
 static int clamp_sample(int value) { return value < 0 ? 0 : value > 255 ? 255 : value; }
 
-// The 1x1 inverse DCT of a block whose DC coefficient is `dc` and quantizer `quant`.
-static uint8_t dc_sample(int dc, int quant) {
-    int32_t value = (int32_t)dc * quant;
-    return (uint8_t)clamp_sample(((value + 4) >> 3) + 128);
+// Whether a level an inverse DCT gives could come from an 8-bit image, with room for rounding.
+// Only damaged data goes further; libjpeg wraps such levels around rather than clamping them, so
+// the decoder leaves those files to it, and a thumbnail is what libjpeg makes of the same bytes.
+static int is_plausible_level(float level) { return level >= -64 && level <= 320; }
+
+// The 1x1 inverse DCT of a block whose DC coefficient is `dc` and quantizer `quant`, as a
+// sample; 0 when the coefficient is one no 8-bit image has.
+static int dc_sample(int dc, int quant, uint8_t *sample) {
+    int64_t level = ((((int64_t)dc * quant) + 4) >> 3) + 128;
+    if (!is_plausible_level((float)level)) {
+        return 0;
+    }
+    *sample = (uint8_t)clamp_sample((int)level);
+    return 1;
 }
 
 static uint8_t mean_sample(float mean) {
@@ -448,12 +473,19 @@ static int restart(frame *f, bit_reader *reader, int count) {
     return 1;
 }
 
-// Writes a block's four quadrant means as its 2x2 samples at column `block` of `row`.
-static void write_quadrants(uint8_t *row, size_t stride, int block, const float means[4]) {
+// Writes a block's four quadrant means as its 2x2 samples at column `block` of `row`; 0 when a
+// mean is one no 8-bit image has.
+static int write_quadrants(uint8_t *row, size_t stride, int block, const float means[4]) {
+    for (int quadrant = 0; quadrant < 4; quadrant++) {
+        if (!is_plausible_level(means[quadrant] + 128)) {
+            return 0;
+        }
+    }
     row[2 * block] = mean_sample(means[0]);
     row[2 * block + 1] = mean_sample(means[1]);
     row[stride + 2 * block] = mean_sample(means[2]);
     row[stride + 2 * block + 1] = mean_sample(means[3]);
+    return 1;
 }
 
 // Lays out the frame's MCUs and allocates each component's samples (and, for a progressive
@@ -509,17 +541,17 @@ static int decode_scan(frame *f, bit_reader *reader) {
                     int block = mcu_x * h + bx;
                     if (c->scale == 1) {
                         int dc;
-                        if (!decode_block(reader, c, dc_table, ac_table, &dc)) {
+                        if (!decode_block(reader, c, dc_table, ac_table, &dc) ||
+                            !dc_sample(dc, quant[0], &row[block])) {
                             return 0;
                         }
-                        row[block] = dc_sample(dc, quant[0]);
                     } else {
                         float means[4];
                         if (!decode_quadrants(reader, c, dc_table, ac_table, quant, f->quadrant_weights,
-                                              means)) {
+                                              means) ||
+                            !write_quadrants(row, stride, block, means)) {
                             return 0;
                         }
-                        write_quadrants(row, stride, block, means);
                     }
                 }
             }
@@ -726,6 +758,11 @@ static int finish_progressive(frame *f) {
         if (c->dc_shift < 0) {
             return 0;
         }
+        for (int k = 0; k < 10; k++) {
+            if (c->low_bits[k] != 0) {
+                return 0;
+            }
+        }
         const uint16_t *quant = f->quant[c->quant];
         size_t stride = (size_t)c->blocks_wide * (size_t)c->scale;
         for (int y = 0; y < c->blocks_high; y++) {
@@ -734,7 +771,9 @@ static int finish_progressive(frame *f) {
                 size_t index = (size_t)y * (size_t)c->blocks_wide + (size_t)x;
                 const int16_t *block = c->coefficients + index * (size_t)c->coefficients_per_block;
                 if (c->scale == 1) {
-                    row[x] = dc_sample(block[0], quant[0]);
+                    if (!dc_sample(block[0], quant[0], &row[x])) {
+                        return 0;
+                    }
                     continue;
                 }
                 float means[4] = {0, 0, 0, 0};
@@ -746,7 +785,9 @@ static int finish_progressive(frame *f) {
                         }
                     }
                 }
-                write_quadrants(row, stride, x, means);
+                if (!write_quadrants(row, stride, x, means)) {
+                    return 0;
+                }
             }
         }
     }
@@ -856,6 +897,9 @@ static int read_sof(frame *f, const uint8_t *p, int length, int progressive) {
         component *c = &f->components[i];
         c->scale = 1;
         c->dc_shift = -1;
+        for (int k = 0; k < 10; k++) {
+            c->low_bits[k] = -1;
+        }
         c->id = p[6 + 3 * i];
         c->h = p[7 + 3 * i] >> 4;
         c->v = p[7 + 3 * i] & 15;
@@ -953,6 +997,9 @@ static int read_sos(frame *f, const uint8_t *p, int length) {
             return 0;
         }
         f->scan_order[s] = index;
+        for (int k = f->ss; k <= f->se && k < 10; k++) {
+            c->low_bits[k] = f->al;
+        }
     }
     return 1;
 }
