@@ -310,8 +310,13 @@ struct LoopbackTests {
         try await TestServer.run { url, log in
             try await kind.with { transport in
                 let id = testID()
-                let publisher = makeClient(url, transport).publisher(for: Request<Page>("json", query: [id]))
-                try await Task.sleep(for: .milliseconds(100))
+                let client = makeClient(url, transport)
+                let publisher = client.publisher(for: Request<Page>("json", query: [id]))
+                // Another exchange through the same client, begun after the publisher was made,
+                // has ended: a request the publisher made on its own would be under way too.
+                let marker = testID()
+                _ = try await client.send(Request<Page>("json", query: [marker]))
+                #expect(log.count("/json#\(marker.value!)") == 1)
                 #expect(log.count("/json#\(id.value!)") == 0)
                 for expected in 1...2 {
                     let page = try await firstValue(of: publisher)

@@ -44,11 +44,18 @@ struct AsyncHTTPClientTransportTests {
         #expect(underlying as? HTTPClientError == .alreadyShutdown)
     }
 
-    @Test func releasingAnOwnedTransportWithoutShutdownDoesNotTrap() async throws {
+    /// An owned client must be shut down before it is released, or AsyncHTTPClient traps: a
+    /// transport released without ``shutdown()`` shuts its client down itself.
+    @Test func releasingAnOwnedTransportShutsItsClientDown() async throws {
+        let client: HTTPClient
+        weak var released: AsyncHTTPClientTransport?
         do {
             let transport = AsyncHTTPClientTransport()
-            _ = transport.client
+            released = transport
+            client = transport.client
         }
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(released == nil)
+        let error = await #expect(throws: HTTPClientError.self) { try await client.shutdown() }
+        #expect(error == .alreadyShutdown)
     }
 }

@@ -3,6 +3,28 @@ import Testing
 import Tributary
 import TributaryTestSupport
 
+/// A subscriber that asks for nothing and lets go of its subscription when it cancels, so that
+/// a test can tell who else holds the subscription: the task of a running operation does.
+private final class Holder: Subscriber, @unchecked Sendable {
+    // @unchecked: used from the test's task only; the publisher calls it only while subscribing.
+    typealias Input = Int
+    typealias Failure = TestError
+    var subscription: (any Subscription)?
+    var received: [String] = []
+
+    func receive(subscription: any Subscription) { self.subscription = subscription }
+    func receive(_ input: Int) -> Subscribers.Demand {
+        received.append("\(input)")
+        return .none
+    }
+    func receive(completion: Subscribers.Completion<TestError>) { received.append("\(completion)") }
+
+    func cancel() {
+        subscription?.cancel()
+        subscription = nil
+    }
+}
+
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncOperationPublisherTests {
     @Test func runsNothingBeforeDemandAndOnceForEachSubscription() async {
@@ -13,9 +35,17 @@ struct AsyncOperationPublisherTests {
                 return count
             }
         }
-        let recorder = Recorder<Int, Int, TestError>(demand: .none)
-        publisher.subscribe(recorder)
-        try? await Task.sleep(for: .milliseconds(50))
+        // Without demand no task is started: once the subscriber lets go of its subscription,
+        // nothing holds it any more, and the operation never ran.
+        weak var idle: AnyObject?
+        do {
+            let holder = Holder()
+            publisher.subscribe(holder)
+            idle = holder.subscription as AnyObject?
+            #expect(idle != nil)
+            holder.cancel()
+        }
+        #expect(idle == nil)
         #expect(runs.current == 0)
 
         for expected in 1...2 {
@@ -41,7 +71,7 @@ struct AsyncOperationPublisherTests {
         #expect(events == [.subscription, .failure(.boom)])
     }
 
-    @Test func cancellingTheSubscriptionCancelsTheTask() async {
+    @Test func cancellingTheSubscriptionCancelsTheTask() async throws {
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()
         let (ended, endedContinuation) = AsyncStream<Bool>.makeStream()
         let publisher = AsyncOperationPublisher { () async throws(TestError) -> Int in
@@ -54,14 +84,18 @@ struct AsyncOperationPublisherTests {
             }
             return 1
         }
-        let recorder = Recorder<Int, Int, TestError>(demand: .unlimited)
-        publisher.subscribe(recorder)
+        let holder = Holder()
+        publisher.subscribe(holder)
+        weak let running = holder.subscription as AnyObject?
+        holder.subscription?.request(.unlimited)
         var startedIterator = started.makeAsyncIterator()
         _ = await startedIterator.next()
-        recorder.cancel()
+        holder.cancel()
         var endedIterator = ended.makeAsyncIterator()
         #expect(await endedIterator.next() == true)
-        try? await Task.sleep(for: .milliseconds(20))
-        #expect(recorder.events == [.subscription])
+        // The task lets go of the subscription once it has handed over the operation's value;
+        // by then anything it delivered would have arrived.
+        try await waitUntil { running == nil }
+        #expect(holder.received.isEmpty)
     }
 }
