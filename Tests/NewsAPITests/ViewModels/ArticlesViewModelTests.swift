@@ -7,6 +7,7 @@ import Testing
 import Tributary
 import TributaryHTTP
 import TributaryHTTPTesting
+import TributaryTestSupport
 
 /// Runs `scheduler` until `condition` holds, letting real network answers arrive in between; it
 /// waits long, as a full run under the thread sanitizer can keep every thread busy for seconds.
@@ -152,11 +153,14 @@ struct ArticlesViewModelTests {
         }
     }
 
+    /// The first search is answered only after the second one's results are on screen, by a
+    /// server that pays no heed to the cancelled request: its answer still arrives, and never
+    /// shows.
     @Test func dropsAnOlderResponseThatArrivesLate() async throws {
-        // The first search is answered slowly and the second at once.
+        let release = Gate()
         let transport = MockTransport { request async throws(TransportFailure) -> TransportResponse in
             let query = request.head.path?.contains("q=slow") == true ? "slow" : "fast"
-            if query == "slow" { try? await Task.sleep(for: .milliseconds(300)) }
+            if query == "slow" { await release.wait() }
             return try Result<TransportResponse, TransportFailure>.json(
                 #"""
                 {"status":"ok","totalResults":1,"articles":[{"source":{"id":null,"name":"S"},
@@ -164,8 +168,14 @@ struct ArticlesViewModelTests {
                 """#
             ).get()
         }
-        let news = NewsClient(apiKey: "k", transport: transport, retryPolicy: .never)
+        let slowAnswered = Locked(false)
+        let observer = Hook(afterReceive: { request, _ in
+            if request.head.path?.contains("q=slow") == true { slowAnswered.withLock { $0 = true } }
+        })
+        let news = NewsClient(apiKey: "k", transport: transport, middleware: [observer], retryPolicy: .never)
         let model = ArticlesViewModel(feed: .search, client: news, scheduler: scheduler.eraseToAnyScheduler())
+        var shown: [[String]] = []
+        let watching = model.$articles.sink { shown.append($0.map(\.title)) }
         model.searchText = "slow"
         await scheduler.advance(by: .milliseconds(300))
         try await settle(scheduler) { transport.requests.count == 1 }
@@ -173,11 +183,14 @@ struct ArticlesViewModelTests {
         await scheduler.advance(by: .milliseconds(300))
         try await settle(scheduler) { model.state.value != nil }
         #expect(model.articles.map(\.title) == ["fast"])
-        try await Task.sleep(for: .milliseconds(400))
+        release.open()
+        try await waitUntil { slowAnswered.current }
         await scheduler.advance(by: .seconds(1))
         #expect(model.articles.map(\.title) == ["fast"])
         #expect(model.state.value?.articles.map(\.title) == ["fast"])
+        #expect(!shown.contains(["slow"]))
         #expect(transport.requests.count == 2)
+        watching.cancel()
     }
 
     @Test func changesItsOutputsOnTheMainQueue() async throws {
