@@ -1,4 +1,4 @@
-public import Dispatch
+package import Dispatch
 
 extension DispatchQueue {
     /// Runs `body` on this queue and waits for its result without holding one of the
