@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NewsSandbox
+import TributaryHTTP
 import UnixSignals
 
 /// `tributary sandbox`: a local server that speaks the NewsAPI protocol.
@@ -42,6 +43,20 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "Fixes the dataset and which requests fail.")
     var seed: UInt64 = 1
 
+    @Option(
+        help: ArgumentHelp(
+            "The time the sandbox starts its clock at, such as 2026-01-15T12:00:00Z (default: now).",
+            discussion: "The news is dated over the 30 days before the start of that day."
+        ),
+        transform: { text in
+            guard let date = ISO8601Date.parse(text) else {
+                throw ValidationError("--now must be a date and time such as 2026-01-15T12:00:00Z.")
+            }
+            return date
+        }
+    )
+    var now: Date?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard (0...1).contains(failureRate) else {
@@ -60,8 +75,17 @@ struct SandboxCommand: AsyncParsableCommand {
             developerPlan: developerPlan,
             latency: .milliseconds(latency),
             failureRate: failureRate,
-            seed: seed
+            seed: seed,
+            now: clock
         )
+    }
+
+    /// The sandbox's clock: the wall clock, or one that reads `--now` at start and runs on
+    /// from there.
+    private var clock: @Sendable () -> Date {
+        guard let start = now else { return { Date() } }
+        let launched = Date()
+        return { start.addingTimeInterval(Date().timeIntervalSince(launched)) }
     }
 
     func run() async throws {

@@ -77,6 +77,20 @@ struct NewsCommandTests {
             )
             #expect(paged.output.hasPrefix("4. "))
 
+            // A bare origin means its /v2, with the flag as with the variable.
+            let origin = url.deletingLastPathComponent().absoluteString
+            for (arguments, variables) in [
+                (["--base-url", origin], ["NEWSAPI_KEY": "k1"]),
+                ([], ["NEWSAPI_BASE_URL": String(origin.dropLast()), "NEWSAPI_KEY": "k1"]),
+            ] {
+                let bare = await run(
+                    ["news", "headlines", "--country", "us"] + arguments,
+                    environment: variables
+                )
+                #expect(bare.exitCode == .success, "\(bare.errors)")
+                #expect(bare.output.hasPrefix("1. "))
+            }
+
             let wrongKey = await run(
                 ["news", "headlines"],
                 environment: ["NEWSAPI_BASE_URL": url.absoluteString, "NEWSAPI_KEY": "nope"]
@@ -148,6 +162,7 @@ struct NewsCommandTests {
         ),
         (["sandbox", "--failure-rate", "2"], "--failure-rate must be from 0 to 1"),
         (["sandbox", "--port", "70000"], "--port must be from 0 to 65535"),
+        (["sandbox", "--now", "yesterday"], "--now must be a date and time such as 2026-01-15T12:00:00Z"),
     ])
     func refusesBadFlags(arguments: [String], message: String) {
         do {
@@ -173,6 +188,16 @@ struct NewsCommandTests {
         #expect(configuration.latency == .milliseconds(20))
         #expect(configuration.failureRate == 0.25)
         #expect(configuration.seed == 42)
+        let dated = try #require(
+            try TributaryCommand.parseAsRoot(["sandbox", "--now", "2026-01-15T12:00:00Z"]) as? SandboxCommand
+        )
+        let start = Date(timeIntervalSince1970: 1_768_478_400)
+        let now = dated.sandboxConfiguration.now()
+        #expect(now >= start && now.timeIntervalSince(start) < 60)
+        #expect(
+            NewsSandbox(configuration: dated.sandboxConfiguration).dataset.referenceDate
+                == start.addingTimeInterval(-12 * 3_600)
+        )
         let defaults = try #require(try TributaryCommand.parseAsRoot(["sandbox"]) as? SandboxCommand)
         #expect(defaults.sandboxConfiguration.apiKeys == [NewsSandbox.demoKey])
         #expect(defaults.sandboxConfiguration.port == 8080)

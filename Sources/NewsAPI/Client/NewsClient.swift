@@ -17,6 +17,15 @@ public struct NewsClient: Sendable {
     /// NewsAPI.org's base URL.
     public static let newsAPIBaseURL = URL(string: "https://newsapi.org/v2")!
 
+    /// `url`, with `/v2` added when it is a bare origin.
+    static func versioned(_ url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            components.percentEncodedPath.isEmpty || components.percentEncodedPath == "/"
+        else { return url }
+        components.percentEncodedPath = "/v2"
+        return components.url ?? url
+    }
+
     /// The header field that carries the key.
     static let keyHeader = HTTPField.Name("X-Api-Key")!
 
@@ -30,7 +39,8 @@ public struct NewsClient: Sendable {
     ///
     /// - Parameters:
     ///   - apiKey: The key sent with each request; nil sends none.
-    ///   - baseURL: The server's `/v2` URL.
+    ///   - baseURL: The server's `/v2` URL; a bare origin such as `http://127.0.0.1:8080` means
+    ///     its `/v2`, as NewsAPI's endpoints all live there.
     ///   - transport: What carries the exchanges.
     ///   - middleware: Further steps each exchange passes through, after authentication.
     ///   - retryPolicy: When to try again; a `Retry-After` longer than its budget is not waited for.
@@ -43,7 +53,7 @@ public struct NewsClient: Sendable {
     ) {
         let authentication = apiKey.map { [Authentication(.apiKey($0, header: Self.keyHeader))] } ?? []
         api = APIClient(
-            baseURL: baseURL,
+            baseURL: Self.versioned(baseURL),
             transport: transport,
             middleware: authentication + middleware,
             retryPolicy: retryPolicy,

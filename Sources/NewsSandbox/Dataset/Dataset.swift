@@ -3,8 +3,9 @@ public import NewsAPI
 
 /// The news a sandbox serves: sources and articles generated from a seed.
 ///
-/// The same seed always gives the same dataset: 60 sources over the 7 categories, 10 countries
-/// and 6 languages, and 5,000 articles dated over the 30 days before ``referenceDate``, with
+/// The same seed and day always give the same dataset: 60 sources over the 7 categories, 10
+/// countries and 6 languages, and 5,000 articles dated over the 30 days before
+/// ``referenceDate``, the start of that day (UTC), so that the news always reads as recent, with
 /// the untidiness of real responses (missing authors, descriptions, images and content; dates
 /// with `Z`, `+00:00` or fractional seconds; a few "[Removed]" placeholders; sources that
 /// NewsAPI does not list).
@@ -51,8 +52,9 @@ public struct Dataset: Sendable {
         ("us", "en"), ("gb", "en"), ("au", "en"), ("ca", "en"), ("in", "en"),
         ("de", "de"), ("fr", "fr"), ("es", "es"), ("it", "it"), ("nl", "nl"),
     ]
-    /// The time the newest article can have: 2026-01-15T12:00:00Z.
-    public static let referenceDate = Date(timeIntervalSince1970: 1_768_478_400)
+    /// The time the newest article can have: the start (UTC) of the day the dataset was made
+    /// for.
+    public let referenceDate: Date
 
     /// The seed the dataset was made from.
     public let seed: UInt64
@@ -63,19 +65,35 @@ public struct Dataset: Sendable {
     /// Listed sources by id.
     let sourceIndex: [String: Int]
 
-    /// Generates the dataset for `seed`.
-    public init(seed: UInt64 = 1, articleCount: Int = 5_000, sourceCount: Int = 60) {
+    /// Generates the dataset for `seed`, dated up to the start of the day `day` falls on.
+    ///
+    /// The same seed gives the same articles on every day, only their dates move with it.
+    public init(seed: UInt64 = 1, day: Date = Date(), articleCount: Int = 5_000, sourceCount: Int = 60) {
         self.seed = seed
+        let referenceDate = Self.startOfDay(containing: day)
+        self.referenceDate = referenceDate
         var random = SeededGenerator(seed: seed)
         let sources = Self.makeSources(count: sourceCount, random: &random)
         self.sources = sources
         let unlisted = (1...8).map { "\(Vocabulary.places[$0 % Vocabulary.places.count]) Blog \($0)" }
         var articles = (0..<articleCount).map { number in
-            Self.makeArticle(number: number, sources: sources, unlisted: unlisted, random: &random)
+            Self.makeArticle(
+                number: number,
+                sources: sources,
+                unlisted: unlisted,
+                referenceDate: referenceDate,
+                random: &random
+            )
         }
         articles.sort { ($0.publishedAt, $1.number) > ($1.publishedAt, $0.number) }
         self.articles = articles
         sourceIndex = Dictionary(uniqueKeysWithValues: sources.enumerated().map { ($1.id, $0) })
+    }
+
+    /// Midnight UTC at the start of the day `date` falls on.
+    static func startOfDay(containing date: Date) -> Date {
+        let seconds = date.timeIntervalSince1970
+        return Date(timeIntervalSince1970: (seconds / 86_400).rounded(.down) * 86_400)
     }
 
     /// The listed source with `id`.
@@ -117,6 +135,7 @@ public struct Dataset: Sendable {
         number: Int,
         sources: [Source],
         unlisted: [String],
+        referenceDate: Date,
         random: inout SeededGenerator
     ) -> Article {
         let sourceIndex = random.chance(0.05) ? nil : Int.random(in: 0..<sources.count, using: &random)

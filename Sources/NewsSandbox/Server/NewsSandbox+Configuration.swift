@@ -25,7 +25,7 @@ extension NewsSandbox {
         public var failureRate: Double
         /// Fixes the dataset and which requests fail.
         public var seed: UInt64
-        /// The time now, for the quota's 24-hour window.
+        /// The time now: the day the dataset is dated up to, and the quota's 24-hour window.
         public var now: @Sendable () -> Date
 
         /// Creates a configuration; the defaults make a sandbox on a free loopback port that

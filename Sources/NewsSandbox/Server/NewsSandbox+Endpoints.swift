@@ -10,17 +10,18 @@ extension NewsSandbox {
 
     func topHeadlines(_ request: SandboxRequest) throws(Refusal) -> SandboxResponse {
         let parameters = Parameters(request)
-        let sources = try parameters.sources(in: dataset)
         let country = parameters.text("country")?.lowercased()
-        let category = try parameters.category()
-        let query = try parameters.searchQuery()
-        if !sources.isEmpty, country != nil || category != nil {
+        // The combination is refused before any source is looked up, as NewsAPI does.
+        if !parameters.list("sources").isEmpty, country != nil || parameters.text("category") != nil {
             throw Refusal(
                 status: 400,
                 code: "parametersIncompatible",
                 message: "You cannot mix the sources parameter with the country or category parameters."
             )
         }
+        let sources = try parameters.sources(in: dataset)
+        let category = try parameters.category()
+        let query = try parameters.searchQuery()
         if sources.isEmpty, country == nil, category == nil, query == nil {
             throw Refusal.missing("sources, q, country, category")
         }

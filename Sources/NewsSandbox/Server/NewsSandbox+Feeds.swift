@@ -90,7 +90,7 @@ extension NewsSandbox {
             <link rel="self" href="\(origin)/feeds/\(name)"/>
             <link rel="alternate" href="\(origin)/"/>
             <id>urn:sandbox:\(name)</id>
-            <updated>\(Article.timestamp(Dataset.referenceDate))</updated>
+            <updated>\(Article.timestamp(dataset.referenceDate))</updated>
 
             """
         for (index, article) in articles.enumerated() {

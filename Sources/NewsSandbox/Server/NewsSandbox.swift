@@ -39,7 +39,7 @@ public final class NewsSandbox: Sendable {
     /// Creates a sandbox; ``run(onReady:)`` or ``withRunning(_:_:)`` serves it.
     public init(configuration: Configuration = Configuration(), dataset: Dataset? = nil) {
         self.configuration = configuration
-        self.dataset = dataset ?? Dataset(seed: configuration.seed)
+        self.dataset = dataset ?? Dataset(seed: configuration.seed, day: configuration.now())
         state = Protected(State(random: SeededGenerator(seed: configuration.seed ^ 0x5EED)))
     }
 

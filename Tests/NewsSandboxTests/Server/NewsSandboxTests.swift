@@ -68,7 +68,7 @@ struct NewsSandboxTests {
             )
             #expect(inTitle.articles.allSatisfy { $0.title.lowercased().contains("compiler") })
 
-            let from = Dataset.referenceDate.addingTimeInterval(-2 * 86_400)
+            let from = sharedDataset.referenceDate.addingTimeInterval(-2 * 86_400)
             var ranged = NewsEndpoint.Everything(query: "swift OR chip", from: from, language: "en")
             ranged.paging.pageSize = 100
             let recent = try await news.articles(.everything(ranged))
@@ -165,6 +165,8 @@ struct NewsSandboxTests {
     @Test(arguments: [
         ("top-headlines", "", 400, "parametersMissing"),
         ("top-headlines", "country=us&sources=\(sharedDataset.sources[0].id)", 400, "parametersIncompatible"),
+        ("top-headlines", "country=us&sources=x", 400, "parametersIncompatible"),
+        ("top-headlines", "category=sports&sources=x", 400, "parametersIncompatible"),
         ("top-headlines", "country=usa", 400, "parameterInvalid"),
         ("top-headlines", "category=weather", 400, "parameterInvalid"),
         ("top-headlines", "country=us&pageSize=101", 400, "parameterInvalid"),
@@ -221,7 +223,7 @@ struct NewsSandboxTests {
     }
 
     @Test func rateLimitsOnceTheQuotaIsSpentAndSaysWhenToComeBack() async throws {
-        let clock = TestClock(Dataset.referenceDate)
+        let clock = TestClock(sharedDataset.referenceDate)
         try await withSandbox(.init(dailyQuota: 3, now: clock.now)) { url, transport in
             let news = newsClient(url, transport)
             for _ in 0..<3 { _ = try await news.sources() }
