@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import Tributary
 public import TributaryHTTP
 
@@ -226,8 +227,31 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
             if error == .cancelled {
                 return .cancelled
             }
+            if [.remoteConnectionClosed, .readTimeout].contains(error) {
+                return .connection(ConnectionFailure(.closed, underlying: error))
+            }
         }
-        return .connection(error)
+        return .connection(ConnectionFailure(reason(for: error), underlying: error))
+    }
+
+    /// What NIO's errors mean for a person: the system's error number says most.
+    private static func reason(for error: any Error) -> ConnectionFailure.Reason {
+        if let error = error as? NIOConnectionError {
+            if error.connectionErrors.isEmpty { return .hostNotFound }
+            return error.connectionErrors.lazy.map { reason(for: $0.error) }.first { $0 != .other } ?? .other
+        }
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ECONNREFUSED: return .refused
+            case ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN: return .unreachable
+            case ECONNRESET, EPIPE, ECONNABORTED: return .closed
+            default: return .other
+            }
+        }
+        if error is SocketAddressError.UnknownHost { return .hostNotFound }
+        let name = String(reflecting: type(of: error))
+        if name.contains("NIOSSL") || name.contains("BoringSSL") { return .secureConnectionFailed }
+        return .other
     }
 }
 

@@ -108,6 +108,23 @@ struct ImagesCommandTests {
         #expect(try Bitmap(decoding: Data(contentsOf: out.appending(path: "2.jpg"))).width > 0)
     }
 
+    /// A server that cannot be reached is said to be so, in words, not in SwiftNIO's.
+    @Test func saysWhenTheServerCannotBeReached() async throws {
+        let command = try #require(
+            try TributaryCommand.parseAsRoot(["images", "fetch", "http://127.0.0.1:1/a.jpg"])
+                as? ImagesCommand.Fetch
+        )
+        let capture = CapturedConsole(errorsAreInteractive: false)
+        await #expect(throws: ExitCode.failure) { try await command.execute(console: capture.console) }
+        #expect(
+            capture.errors.contains(
+                "error: The image at http://127.0.0.1:1/a.jpg cannot be reached: the connection was refused: nothing is listening there."
+            ),
+            "\(capture.errors)"
+        )
+        #expect(!capture.errors.contains("errno"))
+    }
+
     @Test(arguments: [
         ["images", "fetch"],
         ["images", "fetch", "ftp://example.com/a.jpg"],

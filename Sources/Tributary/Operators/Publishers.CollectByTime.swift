@@ -42,8 +42,10 @@
 
         /// A publisher that buffers and periodically publishes its items.
         ///
-        /// The upstream is asked for an unlimited number of elements; groups that are ready
-        /// while the downstream has no demand wait, in order, until it asks for more.
+        /// The upstream is asked for one element at a time, as Combine's does: one when
+        /// subscribed, one more after each element it sends, and one more for each request of
+        /// the downstream. Groups that are ready while the downstream has no demand wait, in
+        /// order, until it asks for more.
         public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
             public typealias Output = [Upstream.Output]
             public typealias Failure = Upstream.Failure
@@ -147,7 +149,7 @@
                 if isCancelled {
                     timer.cancel()
                 } else {
-                    subscription.request(.unlimited)
+                    subscription.request(.max(1))
                 }
             }
 
@@ -156,7 +158,7 @@
                     group.append(input)
                     return group.count >= maximumCount ? takeGroup() : nil
                 }
-                return .none
+                return .max(1)
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
@@ -167,8 +169,11 @@
                 parent.upstream(0, completed: completion)
             }
 
-            /// Requests come from the fan-in; the upstream already has unlimited demand.
-            func request(_ demand: Subscribers.Demand) {}
+            /// Each request of the downstream, which comes through the fan-in, asks the upstream for
+            /// one more element.
+            func request(_ demand: Subscribers.Demand) {
+                lock.withLock { upstream }?.request(.max(1))
+            }
 
             func cancel() {
                 let upstream = lock.withLock { self.upstream }

@@ -94,7 +94,7 @@ public struct TransportResponse: Sendable {
 }
 
 /// Why an exchange produced no response.
-public enum TransportFailure: Error, Sendable {
+public enum TransportFailure: Error, Sendable, CustomStringConvertible {
     /// The exchange took longer than its timeout.
     case timedOut
     /// The exchange was cancelled before it finished.
@@ -102,7 +102,7 @@ public enum TransportFailure: Error, Sendable {
     /// The response body was longer than the limit, in bytes.
     case responseBodyTooLarge(limit: Int)
     /// The server could not be reached or the connection failed: refused, reset, TLS,
-    /// a malformed or truncated response.
+    /// a malformed or truncated response. The transports here report a ``ConnectionFailure``.
     case connection(any Error)
     /// The transport cannot express this request.
     case unsupportedRequest(String)
@@ -110,6 +110,18 @@ public enum TransportFailure: Error, Sendable {
     case addressNotAllowed(host: String, reason: String)
     /// The server redirected more times than allowed, or in a circle.
     case tooManyRedirects(Int)
+
+    public var description: String {
+        switch self {
+        case .timedOut: "the exchange timed out"
+        case .cancelled: "the exchange was cancelled"
+        case .responseBodyTooLarge(let limit): "the response body is larger than \(limit) bytes"
+        case .connection(let error): "\(error)"
+        case .unsupportedRequest(let reason): reason
+        case .addressNotAllowed(let host, let reason): "\(host) is not allowed: \(reason)"
+        case .tooManyRedirects(let count): "the server redirected \(count) times without an answer"
+        }
+    }
 }
 
 /// The ability to carry out HTTP exchanges: the seam between ``APIClient`` and the network.

@@ -89,7 +89,7 @@ public final class URLSessionTransport: HTTPTransporting {
         } catch let failure as TransportFailure {
             throw failure
         } catch {
-            throw .connection(error)
+            throw SessionDelegate.failure(for: error)
         }
     }
 }
@@ -196,15 +196,28 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         } else if let response = (task.response as? HTTPURLResponse)?.httpResponse {
             exchange.continuation.resume(returning: TransportResponse(head: response, body: exchange.body))
         } else {
-            exchange.continuation.resume(throwing: TransportFailure.connection(URLError(.badServerResponse)))
+            exchange.continuation.resume(throwing: Self.failure(for: URLError(.badServerResponse)))
         }
     }
 
-    private static func failure(for error: any Error) -> TransportFailure {
-        switch (error as? URLError)?.code {
-        case .timedOut?: .timedOut
-        case .cancelled?: .cancelled
-        default: .connection(error)
+    static func failure(for error: any Error) -> TransportFailure {
+        guard let code = (error as? URLError)?.code else {
+            return .connection(ConnectionFailure(.other, underlying: error))
         }
+        let reason: ConnectionFailure.Reason
+        switch code {
+        case .timedOut: return .timedOut
+        case .cancelled: return .cancelled
+        case .cannotConnectToHost: reason = .refused
+        case .cannotFindHost, .dnsLookupFailed: reason = .hostNotFound
+        case .notConnectedToInternet, .internationalRoamingOff, .dataNotAllowed: reason = .unreachable
+        case .networkConnectionLost: reason = .closed
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+            .clientCertificateRequired:
+            reason = .secureConnectionFailed
+        default: reason = .other
+        }
+        return .connection(ConnectionFailure(reason, underlying: error))
     }
 }

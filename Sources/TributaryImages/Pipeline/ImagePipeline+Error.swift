@@ -1,4 +1,5 @@
 public import Foundation
+import TributaryHTTP
 
 extension ImagePipeline {
     /// Why the pipeline could not produce an image, with the stage it failed in, the URL, and
@@ -57,6 +58,12 @@ extension ImagePipeline {
         public var description: String {
             let what: String
             switch reason {
+            case .loadingFailed(let error as APIError):
+                if case .transport(let failure) = error.kind {
+                    what = "cannot be reached: \(failure)."
+                } else {
+                    what = "could not be loaded: \(error)"
+                }
             case .loadingFailed(let error): what = "could not be loaded: \(error)"
             case .emptyData: what = "could not be loaded: the server sent no data."
             case .notCached: what = "is not in the cache, and the request allowed nothing else."

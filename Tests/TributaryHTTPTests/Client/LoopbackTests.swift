@@ -224,11 +224,33 @@ struct LoopbackTests {
         try await kind.with { transport in
             let client = makeClient(url, transport, retryPolicy: .never)
             let error = await apiError { try await client.send(Request<Page>("json")) }
-            #expect(error?.kind.name == "transport")
+            guard case .transport(let failure as ConnectionFailure)? = error?.kind else {
+                Issue.record("expected a connection failure, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.reason == .refused)
             #expect(
-                error?.description.hasPrefix("GET \(url.absoluteString)/json could not reach the server")
-                    == true
+                error?.description
+                    == "GET \(url.absoluteString)/json could not reach the server: the connection was refused: nothing is listening there."
             )
+        }
+    }
+
+    /// A name that resolves to nothing, through both transports.
+    @Test(arguments: transports)
+    func reportsAHostThatDoesNotResolve(kind: TransportKind) async throws {
+        try await kind.with { transport in
+            let client = makeClient(
+                URL(string: "http://no-such-host.invalid")!,
+                transport,
+                retryPolicy: .never
+            )
+            let error = await apiError { try await client.send(Request<Page>("json")) }
+            guard case .transport(let failure as ConnectionFailure)? = error?.kind else {
+                Issue.record("expected a connection failure, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.reason == .hostNotFound)
         }
     }
 

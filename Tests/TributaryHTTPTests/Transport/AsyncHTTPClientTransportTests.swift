@@ -41,7 +41,8 @@ struct AsyncHTTPClientTransportTests {
             Issue.record("expected a transport error, got \(String(describing: error))")
             return
         }
-        #expect(underlying as? HTTPClientError == .alreadyShutdown)
+        let failure = try #require(underlying as? ConnectionFailure)
+        #expect(failure.underlying as? HTTPClientError == .alreadyShutdown)
     }
 
     /// An owned client must be shut down before it is released, or AsyncHTTPClient traps: a

@@ -24,7 +24,7 @@ import TributaryTestSupport
     @Test func publishesWhatArrivedInEachInterval() {
         let upstream = IntUpstream()
         let recorder = collect(upstream)
-        #expect(upstream.history == [.requested(.unlimited)])
+        #expect(upstream.history.allSatisfy { $0 == .requested(.max(1)) })
         upstream.send(1)
         upstream.send(2)
         scheduler.advance(by: .milliseconds(999))
@@ -89,7 +89,26 @@ import TributaryTestSupport
         recorder.cancel()
         scheduler.advance(by: .seconds(3))
         #expect(recorder.events == [.subscription])
-        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+        #expect(upstream.history.last == .cancelled)
+        #expect(upstream.history.dropLast().allSatisfy { $0 == .requested(.max(1)) })
+    }
+
+    /// Combine's asks its upstream for one element at a time: one when subscribed, one more
+    /// with each element, and one more for each request of the downstream.
+    @Test(arguments: [nil, 2])
+    func asksItsUpstreamForOneElementAtATime(count: Int?) {
+        let upstream = IntUpstream()
+        let recorder = collect(upstream, count: count, demand: .max(1))
+        let requests = { upstream.history.filter { $0 == .requested(.max(1)) }.count }
+        #expect(upstream.history.allSatisfy { $0 == .requested(.max(1)) })
+        #expect(requests() == 2)  // subscribed, and the downstream's first request
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .max(1))
+        recorder.request(.max(3))
+        #expect(requests() == 3)
+        recorder.request(.max(1))
+        #expect(requests() == 4)
+        #expect(!upstream.history.contains(.requested(.unlimited)))
     }
 
     @Test func groupsATimelineInVirtualTime() {
