@@ -1,4 +1,5 @@
 public import Foundation
+import TributaryHTTP
 
 /// One item of an RSS or Atom feed.
 public struct FeedEntry: Sendable, Hashable {
@@ -42,7 +43,7 @@ public struct FeedEntry: Sendable, Hashable {
 
     /// ``summary`` as plain text: tags removed, entities decoded, white space folded.
     public var summaryText: String? {
-        summary.map(HTMLText.plain).flatMap { $0.isEmpty ? nil : $0 }
+        summary.map { HTMLText.plain($0) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The entry as an article, for screens that list both; `fallbackDate` stands in for a
@@ -95,61 +96,5 @@ public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupported(let reason):
             "The feed uses \(reason) at line \(line), column \(column), which is not supported."
         }
-    }
-}
-
-/// Turns the HTML of feed summaries into text.
-enum HTMLText {
-    static func plain(_ html: String) -> String {
-        var text = ""
-        var inTag = false
-        for character in html {
-            if character == "<" {
-                inTag = true
-                text.append(" ")
-            } else if character == ">" && inTag {
-                inTag = false
-            } else if !inTag {
-                text.append(character)
-            }
-        }
-        return decodeEntities(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
-
-    static let named: [Substring: Character] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "mdash": "—",
-        "ndash": "–", "hellip": "…", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "eacute": "é",
-    ]
-
-    static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var result = ""
-        var rest = text[...]
-        while let ampersand = rest.firstIndex(of: "&") {
-            result += rest[..<ampersand]
-            let after = rest[rest.index(after: ampersand)...]
-            guard let semicolon = after.prefix(10).firstIndex(of: ";") else {
-                result.append("&")
-                rest = after
-                continue
-            }
-            let name = after[..<semicolon]
-            if let character = named[name] ?? number(name) {
-                result.append(character)
-            } else {
-                result += "&\(name);"
-            }
-            rest = after[after.index(after: semicolon)...]
-        }
-        return result + rest
-    }
-
-    private static func number(_ name: Substring) -> Character? {
-        guard name.first == "#" else { return nil }
-        let digits = name.dropFirst()
-        let value =
-            digits.first == "x" || digits.first == "X"
-            ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-        return value.flatMap(Unicode.Scalar.init).map(Character.init)
     }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 public import Tributary
+import TributaryHTTP
 
 #if canImport(FoundationXML)
     public import FoundationXML
@@ -326,7 +327,7 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
             let summary = summary ?? content
             guard
                 let title = title.flatMap({ $0.isEmpty ? nil : $0 })
-                    ?? summary.map(HTMLText.plain).map({ String($0.prefix(80)) }) ?? link?.absoluteString
+                    ?? summary.map({ String(HTMLText.plain($0).prefix(80)) }) ?? link?.absoluteString
             else { return nil }
             return FeedEntry(
                 title: title,
