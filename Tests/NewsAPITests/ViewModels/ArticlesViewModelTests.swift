@@ -9,25 +9,6 @@ import TributaryHTTP
 import TributaryHTTPTesting
 import TributaryTestSupport
 
-/// Runs `scheduler` until `condition` holds, letting real network answers arrive in between; it
-/// waits long, as a full run under the thread sanitizer can keep every thread busy for seconds.
-@MainActor
-func settle(
-    _ scheduler: TestSchedulerOf<DispatchQueue>,
-    until condition: () -> Bool,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async throws {
-    let deadline = ContinuousClock.now + .seconds(40)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("the condition never held", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(2))
-        await scheduler.advance()
-    }
-}
-
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct ArticlesViewModelTests {

@@ -5,6 +5,7 @@ import NewsSandbox
 import Testing
 import Tributary
 import TributaryHTTP
+import TributaryTestSupport
 
 /// The articles screen over an RSS or Atom feed instead of NewsAPI.
 @MainActor

@@ -3,6 +3,7 @@ import Foundation
 import NewsAPI
 import Testing
 import Tributary
+import TributaryTestSupport
 
 @MainActor
 @Suite(.timeLimit(.minutes(1)))

@@ -1,0 +1,23 @@
+public import CombineSchedulers
+public import Foundation
+public import Testing
+public import Tributary
+
+/// Runs `scheduler` until `condition` holds, letting real network answers arrive in between; it
+/// waits long, as a full run under the thread sanitizer can keep every thread busy for seconds.
+@MainActor
+public func settle(
+    _ scheduler: TestSchedulerOf<DispatchQueue>,
+    until condition: () -> Bool,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let deadline = ContinuousClock.now + .seconds(40)
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("the condition never held", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(2))
+        await scheduler.advance()
+    }
+}
