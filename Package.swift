@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "TributaryImages", targets: ["TributaryImages"]),
         .library(name: "NewsAPI", targets: ["NewsAPI"]),
         .library(name: "NewsSandbox", targets: ["NewsSandbox"]),
+        .library(name: "HackerNews", targets: ["HackerNews"]),
         .executable(name: "tributary", targets: ["TributaryCLI"]),
     ],
     dependencies: [
@@ -111,6 +112,15 @@ let package = Package(
             ]
         ),
         .target(
+            name: "HackerNews",
+            dependencies: [
+                "Tributary",
+                "TributaryHTTP",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
             name: "NewsSandbox",
             dependencies: [
                 "NewsAPI",
@@ -128,6 +138,7 @@ let package = Package(
         .executableTarget(
             name: "TributaryCLI",
             dependencies: [
+                "HackerNews",
                 "NewsAPI",
                 "NewsSandbox",
                 "Tributary",
@@ -143,6 +154,7 @@ let package = Package(
             name: "TributaryTestSupport",
             dependencies: [
                 "Tributary",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -152,6 +164,7 @@ let package = Package(
         .testTarget(
             name: "TributaryCLITests",
             dependencies: [
+                "HackerNews",
                 "NewsAPI",
                 "NewsSandbox",
                 "TributaryCLI",
@@ -214,6 +227,20 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "HackerNewsTests",
+            dependencies: [
+                "HackerNews",
+                "NewsSandbox",
+                "Tributary",
+                "TributaryAsyncHTTPClient",
+                "TributaryHTTP",
+                "TributaryTestSupport",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(

@@ -165,13 +165,7 @@ struct NewsCommandTests {
         (["sandbox", "--now", "yesterday"], "--now must be a date and time such as 2026-01-15T12:00:00Z"),
     ])
     func refusesBadFlags(arguments: [String], message: String) {
-        do {
-            _ = try TributaryCommand.parseAsRoot(arguments)
-            Issue.record("\(arguments) parsed")
-        } catch {
-            #expect(TributaryCommand.fullMessage(for: error).contains(message))
-            #expect(TributaryCommand.exitCode(for: error) == .validationFailure)
-        }
+        expectRefused(arguments, saying: message)
     }
 
     @Test func configuresTheSandboxFromItsFlags() throws {

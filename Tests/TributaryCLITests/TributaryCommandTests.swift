@@ -34,3 +34,19 @@ import Testing
         #expect(exitCode == .validationFailure)
     }
 }
+
+/// Checks that `arguments` are refused when parsed, with a message holding `message` and the
+/// exit code of a usage error.
+func expectRefused(
+    _ arguments: [String],
+    saying message: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    do {
+        _ = try TributaryCommand.parseAsRoot(arguments)
+        Issue.record("\(arguments) parsed", sourceLocation: sourceLocation)
+    } catch {
+        #expect(TributaryCommand.fullMessage(for: error).contains(message), sourceLocation: sourceLocation)
+        #expect(TributaryCommand.exitCode(for: error) == .validationFailure, sourceLocation: sourceLocation)
+    }
+}
