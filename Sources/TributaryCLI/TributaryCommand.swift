@@ -12,6 +12,9 @@ struct TributaryCommand: AsyncParsableCommand {
             from NewsAPI.org, or from a built-in sandbox when no NEWSAPI_KEY is set.
             """,
         version: "0.1.0",
-        subcommands: [NewsCommand.self, SandboxCommand.self, StreamsCommand.self, ImagesCommand.self]
+        subcommands: [
+            NewsCommand.self, HackerNewsCommand.self, SandboxCommand.self, StreamsCommand.self,
+            ImagesCommand.self,
+        ]
     )
 }

@@ -164,6 +164,19 @@ extension NewsSandbox {
             )
             .response
         }
+        // Hacker News's API is public too: its JSON, or null for a key it does not have.
+        router.get("hn/v0/**") { [self] _, context in
+            let path = context.parameters.getCatchAll().joined(separator: "/")
+            guard let body = hackerNews.answer(path) else {
+                return SandboxResponse.error(
+                    404,
+                    "routeNotFound",
+                    "Hacker News has no path \(path); try topstories.json."
+                )
+                .response
+            }
+            return SandboxResponse(status: 200, body: body).response
+        }
         let api = router.group("v2")
             .add(middleware: Authentication(sandbox: self))
             .add(middleware: Quota(sandbox: self))

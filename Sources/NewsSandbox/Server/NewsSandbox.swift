@@ -16,7 +16,8 @@ import Tributary
 /// older `/v2/sources`) with every parameter NEWSAPI.md lists, and fails exactly as NewsAPI
 /// does: missing or invalid keys, bad parameters, too many sources, unknown sources, results
 /// past the developer plan's first 100, and a spent quota. Latency and random failures can be
-/// added for tests and benchmarks.
+/// added for tests and benchmarks. Under `/hn/v0/` it speaks the Hacker News API over an
+/// ``HNDataset`` from the same seed.
 public final class NewsSandbox: Sendable {
     /// The key a sandbox accepts unless told otherwise.
     public static let demoKey = "tributary-sandbox-demo"
@@ -35,6 +36,18 @@ public final class NewsSandbox: Sendable {
     private let state: Protected<State>
     /// Images generated so far.
     let imageFiles = SandboxImageFiles()
+    private let hackerNewsData = Protected<HNDataset?>(nil)
+
+    /// The Hacker News served at `/hn/v0/`, generated from the same seed the first time it is
+    /// asked for.
+    public var hackerNews: HNDataset {
+        hackerNewsData.withLock { data in
+            if let data { return data }
+            let made = HNDataset(seed: configuration.seed, day: configuration.now())
+            data = made
+            return made
+        }
+    }
 
     /// Creates a sandbox; ``run(onReady:)`` or ``withRunning(_:_:)`` serves it.
     public init(configuration: Configuration = Configuration(), dataset: Dataset? = nil) {
