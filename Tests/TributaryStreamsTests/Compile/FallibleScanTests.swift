@@ -118,6 +118,12 @@ import Tributary
             return .none
         }
         func receive(completion: Subscribers.Completion<any Error>) { received.append("completion") }
+
+        /// Cancels and lets go of the subscription, as a sink does.
+        func cancel() {
+            subscription?.cancel()
+            subscription = nil
+        }
     }
 
     /// An upstream may already be delivering a value when it is cancelled; the scan drops it
@@ -132,7 +138,7 @@ import Tributary
         let recorder = Recorder()
         scan.subscribe(recorder)
         upstream.send(1)
-        recorder.subscription?.cancel()
+        recorder.cancel()
         #expect(upstream.isCancelled)
         upstream.send(2)
         upstream.send(.finished)
