@@ -1,17 +1,27 @@
-import CombineSchedulers
 import Foundation
-import Tributary
+
+#if canImport(Combine)
+    public import Combine
+#else
+    public import OpenCombine
+#endif
 
 extension Publisher where Output == String, Failure == Never {
-    /// What a search box settles on: the text trimmed, the first value at once, later ones
-    /// once typing pauses for `pause`, repeats dropped.
+    /// What a search box settles on: the text trimmed, the first value at once, later ones once
+    /// typing pauses for `pause`, repeats dropped.
     ///
     /// `self` is a `@Published` text's publisher, which starts with the current value; that
     /// value is `initial`.
-    func settledText(
+    ///
+    /// ```swift
+    /// $searchText
+    ///     .settledText(startingWith: searchText, pause: .milliseconds(300), scheduler: DispatchQueue.main)
+    ///     .sink { query in search(query) }
+    /// ```
+    public func settledText<S: Scheduler>(
         startingWith initial: String,
-        pause: DispatchQueue.SchedulerTimeType.Stride,
-        scheduler: AnySchedulerOf<DispatchQueue>
+        pause: S.SchedulerTimeType.Stride,
+        scheduler: S
     ) -> AnyPublisher<String, Never> {
         map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .dropFirst()
