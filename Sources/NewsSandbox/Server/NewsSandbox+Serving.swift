@@ -177,9 +177,12 @@ extension NewsSandbox {
             }
             return SandboxResponse(status: 200, body: body).response
         }
+        addTMDbRoutes(to: router, origin: origin)
         let api = router.group("v2")
-            .add(middleware: Authentication(sandbox: self))
-            .add(middleware: Quota(sandbox: self))
+            // Only requests with a key the sandbox accepts, as NewsAPI does; then each key's
+            // quota, and the share of failures the configuration asks for.
+            .add(middleware: Admission { [self] request in refusal(of: request, by: authenticate) })
+            .add(middleware: Admission { [self] request in refusal(of: request, by: charge) })
         let endpoints: [(String, Endpoint)] = [
             ("top-headlines", .topHeadlines), ("everything", .everything),
             ("top-headlines/sources", .sources), ("sources", .sources),
@@ -214,6 +217,19 @@ extension NewsSandbox {
         )
     }
 
+    /// What `check` refuses `request` with, if anything.
+    private func refusal(
+        of request: SandboxRequest,
+        by check: (SandboxRequest) throws(Refusal) -> Void
+    ) -> SandboxResponse? {
+        do throws(Refusal) {
+            try check(request)
+            return nil
+        } catch {
+            return error.response
+        }
+    }
+
     private enum Endpoint: Sendable {
         case topHeadlines, everything, sources
     }
@@ -244,38 +260,18 @@ extension NewsSandbox {
         }
     }
 
-    /// Lets through only requests with a key the sandbox accepts, as NewsAPI does.
-    private struct Authentication<Context: RequestContext>: RouterMiddleware {
-        let sandbox: NewsSandbox
+    /// Lets a request through unless `refusal` has an answer for it instead: authentication,
+    /// quotas and rate limits, as router middleware.
+    struct Admission<Context: RequestContext>: RouterMiddleware {
+        let refusal: @Sendable (SandboxRequest) -> SandboxResponse?
 
         func handle(
             _ request: Request,
             context: Context,
             next: (Request, Context) async throws -> Response
         ) async throws -> Response {
-            do throws(Refusal) {
-                try sandbox.authenticate(SandboxRequest(request, origin: Protected("")))
-            } catch {
-                return error.response.response
-            }
-            return try await next(request, context)
-        }
-    }
-
-    /// Counts each key's requests against its quota, and fails the share of them the
-    /// configuration asks for.
-    private struct Quota<Context: RequestContext>: RouterMiddleware {
-        let sandbox: NewsSandbox
-
-        func handle(
-            _ request: Request,
-            context: Context,
-            next: (Request, Context) async throws -> Response
-        ) async throws -> Response {
-            do throws(Refusal) {
-                try sandbox.charge(SandboxRequest(request, origin: Protected("")))
-            } catch {
-                return error.response.response
+            if let refused = refusal(SandboxRequest(request, origin: Protected(""))) {
+                return refused.response
             }
             return try await next(request, context)
         }
