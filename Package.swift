@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "NewsAPI", targets: ["NewsAPI"]),
         .library(name: "NewsSandbox", targets: ["NewsSandbox"]),
         .library(name: "HackerNews", targets: ["HackerNews"]),
+        .library(name: "TMDb", targets: ["TMDb"]),
         .executable(name: "tributary", targets: ["TributaryCLI"]),
     ],
     dependencies: [
@@ -121,6 +122,16 @@ let package = Package(
             ]
         ),
         .target(
+            name: "TMDb",
+            dependencies: [
+                "Tributary",
+                "TributaryHTTP",
+                "TributaryImages",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
             name: "NewsSandbox",
             dependencies: [
                 "NewsAPI",
@@ -139,6 +150,7 @@ let package = Package(
             name: "TributaryCLI",
             dependencies: [
                 "HackerNews",
+                "TMDb",
                 "NewsAPI",
                 "NewsSandbox",
                 "Tributary",
@@ -165,6 +177,7 @@ let package = Package(
             name: "TributaryCLITests",
             dependencies: [
                 "HackerNews",
+                "TMDb",
                 "NewsAPI",
                 "NewsSandbox",
                 "TributaryCLI",
@@ -241,6 +254,20 @@ let package = Package(
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "TMDbTests",
+            dependencies: [
+                "NewsSandbox",
+                "TMDb",
+                "Tributary",
+                "TributaryAsyncHTTPClient",
+                "TributaryHTTP",
+                "TributaryImages",
+                "TributaryTestSupport",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(

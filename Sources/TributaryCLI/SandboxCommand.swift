@@ -11,8 +11,9 @@ struct SandboxCommand: AsyncParsableCommand {
         abstract: "Serve generated news over the NewsAPI protocol on this machine.",
         discussion: """
             The sandbox answers /v2/top-headlines, /v2/everything and /v2/top-headlines/sources \
-            as NewsAPI.org does, errors included, from a dataset generated from --seed. Point a \
-            client at the printed URL with the printed key. Ctrl-C stops it.
+            as NewsAPI.org does, errors included, from a dataset generated from --seed, and \
+            speaks the Hacker News API under /hn/v0 and TMDb's under /tmdb/3. Point a client at \
+            the printed URL with the printed key. Ctrl-C stops it.
             """
     )
 
@@ -108,6 +109,8 @@ struct SandboxCommand: AsyncParsableCommand {
                 \(sandbox.dataset.sources.count) sources at \(url)
                 API key: \(keys)
                 Try: NEWSAPI_BASE_URL=\(url) NEWSAPI_KEY=\(configuration.apiKeys[0]) tributary news headlines
+                Hacker News at \(url.deletingLastPathComponent().appending(path: "hn/v0")), \
+                TMDb at \(url.deletingLastPathComponent().appending(path: "tmdb/3")) (same keys)
                 """
             )
         }

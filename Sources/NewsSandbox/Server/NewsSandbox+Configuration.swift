@@ -16,6 +16,9 @@ extension NewsSandbox {
         public var apiKeys: [String]
         /// Requests one key may make in 24 hours; nil for no limit.
         public var dailyQuota: Int?
+        /// TMDb requests one key may make in ten seconds before `429`, with `Retry-After`; nil
+        /// for no limit.
+        public var tmdbRateLimit: Int?
         /// Whether to act as NewsAPI's developer plan: results past the first 100 are refused
         /// with `maximumResultsReached`, and the quota defaults to 100 requests a day.
         public var developerPlan: Bool
@@ -36,6 +39,7 @@ extension NewsSandbox {
             publicURL: URL? = nil,
             apiKeys: [String] = [NewsSandbox.demoKey],
             dailyQuota: Int? = nil,
+            tmdbRateLimit: Int? = nil,
             developerPlan: Bool = false,
             latency: Duration = .zero,
             failureRate: Double = 0,
@@ -47,6 +51,7 @@ extension NewsSandbox {
             self.publicURL = publicURL
             self.apiKeys = apiKeys
             self.dailyQuota = dailyQuota
+            self.tmdbRateLimit = tmdbRateLimit
             self.developerPlan = developerPlan
             self.latency = latency
             self.failureRate = failureRate

@@ -17,7 +17,8 @@ import Tributary
 /// does: missing or invalid keys, bad parameters, too many sources, unknown sources, results
 /// past the developer plan's first 100, and a spent quota. Latency and random failures can be
 /// added for tests and benchmarks. Under `/hn/v0/` it speaks the Hacker News API over an
-/// ``HNDataset`` from the same seed.
+/// ``HNDataset``, and under `/tmdb/3/` TMDb's v3 API over a ``TMDbDataset``, both from the same
+/// seed.
 public final class NewsSandbox: Sendable {
     /// The key a sandbox accepts unless told otherwise.
     public static let demoKey = "tributary-sandbox-demo"
@@ -37,6 +38,20 @@ public final class NewsSandbox: Sendable {
     /// Images generated so far.
     let imageFiles = SandboxImageFiles()
     private let hackerNewsData = Protected<HNDataset?>(nil)
+    private let moviesData = Protected<TMDbDataset?>(nil)
+    /// Each key's TMDb requests in the current ten-second window.
+    let tmdbUsage = Protected<[String: (start: Date, count: Int)]>([:])
+
+    /// The movies served at `/tmdb/3/`, generated from the same seed the first time they are
+    /// asked for.
+    public var movies: TMDbDataset {
+        moviesData.withLock { data in
+            if let data { return data }
+            let made = TMDbDataset(seed: configuration.seed, day: configuration.now())
+            data = made
+            return made
+        }
+    }
 
     /// The Hacker News served at `/hn/v0/`, generated from the same seed the first time it is
     /// asked for.

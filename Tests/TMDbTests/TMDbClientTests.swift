@@ -1,0 +1,179 @@
+import Foundation
+import HTTPTypes
+import NewsSandbox
+import TMDb
+import Testing
+import Tributary
+import TributaryAsyncHTTPClient
+import TributaryHTTP
+import TributaryHTTPTesting
+import TributaryImages
+
+/// Runs a sandbox and gives `body` a TMDb client of it with `credential`.
+func withTMDb<Result: Sendable>(
+    _ configuration: NewsSandbox.Configuration = .init(),
+    credential: TMDbClient.Credential? = .apiKey(NewsSandbox.demoKey),
+    clock: ImmediateClock? = nil,
+    _ body: @Sendable (TMDbClient, URL) async throws -> Result
+) async throws -> Result {
+    try await NewsSandbox(configuration: configuration).withRunning { url in
+        try await AsyncHTTPClientTransport.withTransport { transport in
+            let base = url.deletingLastPathComponent().appending(path: "tmdb/3")
+            var client = TMDbClient(credential: credential, baseURL: base, transport: transport)
+            if let clock { client.api.clock = RetryClock(clock) }
+            return try await body(client, base)
+        }
+    }
+}
+
+/// The client against the sandbox's TMDb, over loopback.
+@Suite(.timeLimit(.minutes(1)))
+struct TMDbClientTests {
+    @Test func pagesThroughTheListsInTheirOrder() async throws {
+        try await withTMDb { client, _ in
+            let first = try await client.movies(.popular)
+            let second = try await client.movies(.popular, page: 2)
+            #expect(first.page == 1 && first.results.count == 20 && first.hasMore)
+            #expect(first.totalResults > 300 && first.totalPages == (first.totalResults + 19) / 20)
+            let popularity = (first.results + second.results).map(\.popularity)
+            #expect(popularity == popularity.sorted(by: >))
+            #expect(Set(first.results.map(\.id)).isDisjoint(with: second.results.map(\.id)))
+            #expect(!first.results.contains { $0.isAdult })
+            let rated = try await client.movies(.topRated).results
+            #expect(rated.allSatisfy { $0.voteCount >= 100 })
+            #expect(rated.map(\.voteAverage) == rated.map(\.voteAverage).sorted(by: >))
+            let playing = try await client.movies(.nowPlaying).results
+            #expect(
+                playing.allSatisfy {
+                    ($0.releaseDate ?? .distantPast) > Date().addingTimeInterval(-50 * 86_400)
+                }
+            )
+            let past = try await client.movies(.popular, page: 400)
+            #expect(past.results.isEmpty)
+        }
+    }
+
+    @Test func readsAMovieWithItsCastAndCrew() async throws {
+        try await withTMDb { client, _ in
+            let id = try await client.movies(.popular).results[0].id
+            let details = try await client.movie(id)
+            #expect(details.id == id && !details.genres.isEmpty && details.runtime ?? 0 > 60)
+            let cast = try #require(details.credits?.cast)
+            #expect(cast.count >= 4 && cast.map(\.order) == Array(0..<cast.count))
+            #expect(Set(cast.map(\.name)).count == cast.count)
+            #expect(details.directors.count == 1)
+            #expect(details.movie.genreIDs == details.genres.map(\.id))
+        }
+    }
+
+    /// Dates are `YYYY-MM-DD` or an empty string, which means none.
+    @Test func readsTheDatesTMDbSends() throws {
+        let decoder = JSONDecoder()
+        let dated = try decoder.decode(
+            Movie.self,
+            from: Data(#"{"id":1,"title":"A","release_date":"1982-06-25"}"#.utf8)
+        )
+        #expect(dated.year == 1982)
+        let undated = try decoder.decode(
+            Movie.self,
+            from: Data(#"{"id":2,"title":"B","release_date":""}"#.utf8)
+        )
+        #expect(undated.releaseDate == nil && undated.year == nil)
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(
+                Movie.self,
+                from: Data(#"{"id":3,"title":"C","release_date":"25/06/1982"}"#.utf8)
+            )
+        }
+    }
+
+    @Test func searchesTitlesByWordAndYear() async throws {
+        try await withTMDb { client, _ in
+            let found = try await client.search("glass")
+            #expect(found.totalResults > 0)
+            #expect(found.results.allSatisfy { $0.title.lowercased().contains("glass") })
+            let year = try #require(found.results.compactMap(\.year).first)
+            let inYear = try await client.search("glass", year: year)
+            #expect(!inYear.results.isEmpty && inYear.results.allSatisfy { $0.year == year })
+            #expect(try await client.search("no such title anywhere").results.isEmpty)
+        }
+    }
+
+    /// Posters are URLs from the configuration, loaded and decoded through the image pipeline.
+    @Test func loadsPostersThroughTheImagePipeline() async throws {
+        try await withTMDb { client, _ in
+            let images = try await client.images()
+            let movie = try #require(try await client.movies(.popular).results.first { $0.posterPath != nil })
+            let url = try #require(images.url(poster: movie.posterPath, width: 300))
+            #expect(url.path.hasSuffix("/w342\(movie.posterPath!)"))
+            #expect(images.url(poster: movie.posterPath, width: 5_000)?.path.contains("/original/") == true)
+            #expect(images.url(poster: nil, width: 300) == nil)
+            let pipeline = ImagePipeline(configuration: .init(dataLoader: DataLoader(client: client.api)))
+            let full = try await pipeline.image(for: url)
+            #expect(full.width == 342 && full.height == 513)
+            let thumbnail = try await pipeline.image(
+                for: try #require(images.request(poster: movie.posterPath, width: 92))
+            )
+            #expect(max(thumbnail.width, thumbnail.height) <= 92)
+        }
+    }
+
+    @Test func loadsTheGenresByName() async throws {
+        try await withTMDb { client, _ in
+            let genres = try await client.genres()
+            #expect(genres.count == 19)
+            #expect(genres.contains(Genre(id: 878, name: "Science Fiction")))
+        }
+    }
+
+    /// TMDb's own error bodies become the error's message, ready for an alert.
+    @Test func turnsTMDbsErrorsIntoTheirMessages() async throws {
+        try await withTMDb(credential: .apiKey("wrong")) { client, _ in
+            let error = await #expect(throws: APIError.self) { try await client.movies(.popular) }
+            #expect(error?.status == .unauthorized && error?.serverError?.code == "7")
+            #expect(error?.serverError?.message == "Invalid API key: You must be granted a valid key.")
+        }
+        try await withTMDb(credential: nil) { client, _ in
+            let error = await #expect(throws: APIError.self) { try await client.genres() }
+            #expect(error?.serverError?.code == "7")
+        }
+        try await withTMDb(credential: .bearerToken(NewsSandbox.demoKey)) { client, _ in
+            let missing = await #expect(throws: APIError.self) { try await client.movie(1) }
+            #expect(missing?.status == .notFound)
+            #expect(missing?.serverError?.message == "The resource you requested could not be found.")
+            let badPage = await #expect(throws: APIError.self) {
+                try await client.movies(.popular, page: 501)
+            }
+            #expect(badPage?.status == .badRequest && badPage?.serverError?.code == "22")
+            #expect(badPage?.description.contains("Invalid page: Pages start at 1 and max at 500.") == true)
+        }
+    }
+
+    /// A 429 carries `Retry-After`; the client's retry policy waits that long and tries again.
+    @Test func waitsOutTheRateLimitAndTriesAgain() async throws {
+        let clock = ImmediateClock()
+        let start = Date()
+        let configuration = NewsSandbox.Configuration(
+            tmdbRateLimit: 2,
+            now: { start.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
+        )
+        try await withTMDb(configuration, clock: clock) { client, _ in
+            _ = try await client.genres()
+            _ = try await client.genres()
+            let third = try await client.movies(.popular)
+            #expect(third.results.count == 20)
+            #expect(clock.sleeps == [.seconds(10)])
+        }
+    }
+
+    /// The key travels only to TMDb: an absolute URL elsewhere goes without it.
+    @Test func keepsTheKeyOnTMDbsOrigin() async throws {
+        try await withTMDb { client, base in
+            let elsewhere = URL(string: "http://localhost:\(base.port ?? 0)/tmdb/3/genre/movie/list")!
+            let error = await #expect(throws: APIError.self) {
+                try await client.api.send(Request<GenreList>(.url(elsewhere)))
+            }
+            #expect(error?.status == .unauthorized)
+        }
+    }
+}
