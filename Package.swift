@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "NewsSandbox", targets: ["NewsSandbox"]),
         .library(name: "HackerNews", targets: ["HackerNews"]),
         .library(name: "TMDb", targets: ["TMDb"]),
+        .library(name: "TributaryLab", targets: ["TributaryLab"]),
         .executable(name: "tributary", targets: ["TributaryCLI"]),
     ],
     dependencies: [
@@ -47,6 +48,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/combine-schedulers.git", from: "1.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -132,6 +134,20 @@ let package = Package(
             ]
         ),
         .target(
+            name: "TributaryLab",
+            dependencies: [
+                "Tributary",
+                "TributaryStreams",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
             name: "NewsSandbox",
             dependencies: [
                 "NewsAPI",
@@ -151,6 +167,7 @@ let package = Package(
             dependencies: [
                 "HackerNews",
                 "TMDb",
+                "TributaryLab",
                 "NewsAPI",
                 "NewsSandbox",
                 "Tributary",
@@ -268,6 +285,18 @@ let package = Package(
                 "TributaryTestSupport",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(
+            name: "TributaryLabTests",
+            dependencies: [
+                "TributaryLab",
+                "TributaryStreams",
+                "TributaryAsyncHTTPClient",
+                "TributaryHTTP",
+                "TributaryTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(

@@ -13,7 +13,8 @@ struct TributaryCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            NewsCommand.self, HackerNewsCommand.self, MoviesCommand.self, SandboxCommand.self,
+            NewsCommand.self, HackerNewsCommand.self, MoviesCommand.self, LabCommand.self,
+            SandboxCommand.self,
             StreamsCommand.self,
             ImagesCommand.self,
         ]

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import TributaryLab
+import UnixSignals
+
+/// `tributary lab`: the lab's service, with its documents in SQLite.
+struct LabCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lab",
+        abstract: "Serve the lab: stream documents stored, versioned and shared over a JSON API.",
+        discussion: """
+            Documents are kept in a SQLite file, by default under the user's data directory \
+            ($XDG_DATA_HOME/tributary/lab.sqlite), made on first start. Writes need the token \
+            (--token, TRIBUTARY_LAB_TOKEN, or one made up at start and printed); a document is \
+            read with its id. Ctrl-C stops the lab after the requests under way.
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 8080
+
+    @Option(help: "The SQLite file to keep documents in.")
+    var database: String?
+
+    @Option(help: "The token writes need (TRIBUTARY_LAB_TOKEN).")
+    var token: String?
+
+    var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    enum CodingKeys: CodingKey {
+        case host, port, database, token
+    }
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
+        if let token = token ?? environment["TRIBUTARY_LAB_TOKEN"],
+            token.count < 16 || token.contains(where: \.isWhitespace)
+        {
+            throw ValidationError("The token must be at least 16 characters, without spaces.")
+        }
+    }
+
+    func run() async throws {
+        try await serve(console: .standard, shutdownSignals: [.sigint, .sigterm])
+    }
+
+    func serve(console: Console, shutdownSignals: [UnixSignal]) async throws {
+        let path =
+            database.map { URL(fileURLWithPath: $0) } ?? LabPaths.defaultDatabase(environment: environment)
+        let store: SQLiteDocumentStore
+        do {
+            store = try SQLiteDocumentStore(path: path.path)
+        } catch {
+            console.note("error: \(error)")
+            throw ExitCode.failure
+        }
+        let token = token ?? environment["TRIBUTARY_LAB_TOKEN"] ?? LabServer.makeToken()
+        let lab = LabServer(store: store, token: token)
+        do {
+            try await lab.run(host: host, port: port, shutdownSignals: shutdownSignals) { url in
+                console.print("Tributary lab at \(url.absoluteString)/?token=\(token)")
+                console.note("Documents in \(path.path).")
+            }
+        } catch {
+            console.note("error: The lab cannot serve on \(host):\(port): \(error).")
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,91 @@
+public import Foundation
+import HTTPTypes
+public import Hummingbird
+public import Logging
+import NIOCore
+import ServiceLifecycle
+import TributaryStreams
+public import UnixSignals
+
+/// The lab's service: stream documents stored, versioned and served over a JSON API.
+///
+/// ```swift
+/// let lab = LabServer(store: try SQLiteDocumentStore(path: path), token: token)
+/// try await lab.run(host: "127.0.0.1", port: 8080, shutdownSignals: [.sigint, .sigterm]) { url in
+///     print("Tributary lab at \(url)?token=\(token)")
+/// }
+/// ```
+///
+/// Writes need the token (`Authorization: Bearer TOKEN`); a document is read with its id, which
+/// is its share link. Every save is a version; a save must name the version it was based on
+/// (`If-Match`), and a stale one is refused with the current document rather than overwriting
+/// it. Nothing invalid is stored: a document is validated, with the JSON path of what is wrong,
+/// before it reaches the store.
+public struct LabServer: Sendable {
+    /// Where documents are kept.
+    public let store: any DocumentStore
+    /// The secret that writes need.
+    public let token: String
+    /// The largest request body accepted, in bytes: 1 MiB.
+    public var maximumBodySize = 1 << 20
+
+    public init(store: any DocumentStore, token: String) {
+        self.store = store
+        self.token = token
+    }
+
+    /// A token of 128 random bits, for a lab started without one.
+    public static func makeToken() -> String { DocumentID.make() }
+
+    /// The router that serves the API; tests serve it on a port of their own.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        addRoutes(to: router)
+        return router
+    }
+
+    /// Serves the lab until the task is cancelled or one of `shutdownSignals` arrives, finishing
+    /// the requests in flight.
+    public func run(
+        host: String,
+        port: Int,
+        shutdownSignals: [UnixSignal] = [],
+        logger: Logger = Logger(label: "TributaryLab"),
+        onReady: @escaping @Sendable (URL) async -> Void
+    ) async throws {
+        let app = Application(
+            router: router(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "TributaryLab"),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                let name = host.contains(":") ? "[\(host)]" : host
+                if let url = URL(string: "http://\(name):\(bound)") { await onReady(url) }
+            },
+            logger: logger
+        )
+        let services = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: shutdownSignals, logger: logger)
+        )
+        try await services.run()
+    }
+}
+
+/// Where the lab keeps its database by default.
+public enum LabPaths {
+    /// `$XDG_DATA_HOME/tributary/lab.sqlite`, else `~/.local/share/tributary/lab.sqlite`; on
+    /// Apple platforms, in Application Support.
+    public static func defaultDatabase(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        #if canImport(Darwin)
+            let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+        #else
+            let base =
+                environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appending(
+                    path: ".local/share"
+                )
+        #endif
+        return base.appending(path: "tributary/lab.sqlite")
+    }
+}

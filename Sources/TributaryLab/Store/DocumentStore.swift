@@ -1,0 +1,115 @@
+public import Foundation
+public import TributaryStreams
+
+/// A stream document as the lab keeps it: its current version and who saved it when.
+public struct StoredDocument: Sendable, Hashable {
+    /// The share link's id: at least 96 random bits, URL-safe.
+    public var id: String
+    /// The version, counting saves from 1.
+    public var version: Int
+    /// When the version was saved.
+    public var updatedAt: Date
+    /// Who saved it.
+    public var author: String
+    /// The document.
+    public var document: StreamDocument
+
+    public init(id: String, version: Int, updatedAt: Date, author: String, document: StreamDocument) {
+        self.id = id
+        self.version = version
+        self.updatedAt = updatedAt
+        self.author = author
+        self.document = document
+    }
+
+    /// The document's name, or its id.
+    public var title: String { document.name ?? id }
+}
+
+/// One saved version of a document, without the document.
+public struct DocumentVersion: Sendable, Hashable, Codable {
+    public var number: Int
+    public var time: Date
+    public var author: String
+
+    public init(number: Int, time: Date, author: String) {
+        self.number = number
+        self.time = time
+        self.author = author
+    }
+}
+
+/// A page of the document list, newest first, and where the next page starts.
+public struct DocumentPage: Sendable, Hashable {
+    public var documents: [StoredDocument]
+    /// Pass to ``DocumentStore/list(limit:after:)`` for the next page; nil on the last.
+    public var nextCursor: String?
+}
+
+/// Why the store could not do what it was asked.
+public enum DocumentStoreError: Error, Sendable, CustomStringConvertible {
+    /// There is no document with the id, or no such version of it.
+    case notFound(id: String)
+    /// The save was based on a version that is no longer the latest.
+    case conflict(current: StoredDocument)
+    /// The cursor did not come from this store.
+    case invalidCursor
+    /// The database failed.
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let id): "There is no document \(id)."
+        case .conflict(let current):
+            "The document was saved by someone else meanwhile; its latest version is \(current.version)."
+        case .invalidCursor: "The cursor is not one this lab handed out."
+        case .storage(let reason): "The lab's database failed: \(reason)."
+        }
+    }
+}
+
+/// Where the lab keeps stream documents and every version of them.
+///
+/// Every save is a new version, written in one transaction with the document's new state; a
+/// save based on an older version than the latest fails with
+/// ``DocumentStoreError/conflict(current:)`` instead of overwriting it. Only valid documents
+/// reach a store: the server validates them first.
+public protocol DocumentStore: Sendable {
+    /// Stores a new document as version 1.
+    func create(_ document: StreamDocument, author: String) async throws(DocumentStoreError) -> StoredDocument
+    /// The latest version of a document.
+    func document(_ id: String) async throws(DocumentStoreError) -> StoredDocument
+    /// Saves `document` as the next version, if `baseVersion` is the latest.
+    func save(
+        _ id: String,
+        document: StreamDocument,
+        baseVersion: Int,
+        author: String
+    ) async throws(DocumentStoreError) -> StoredDocument
+    /// Deletes a document and its history.
+    func delete(_ id: String) async throws(DocumentStoreError)
+    /// A page of documents, most recently saved first.
+    func list(limit: Int, after cursor: String?) async throws(DocumentStoreError) -> DocumentPage
+    /// Every version of a document, oldest first.
+    func versions(_ id: String) async throws(DocumentStoreError) -> [DocumentVersion]
+    /// One version of a document.
+    func version(_ id: String, number: Int) async throws(DocumentStoreError) -> StoredDocument
+}
+
+/// Ids with 128 random bits, in URL-safe base 64 without padding.
+enum DocumentID {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Whether `text` could be an id: 22 URL-safe characters.
+    static func isWellFormed(_ text: String) -> Bool {
+        text.count == 22
+            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+}

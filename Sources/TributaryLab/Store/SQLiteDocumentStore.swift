@@ -1,0 +1,282 @@
+import Foundation
+import GRDB
+public import TributaryStreams
+
+/// A ``DocumentStore`` in one SQLite file, through GRDB: write-ahead logging, schema
+/// migrations, and each save in one transaction.
+///
+/// ```swift
+/// let store = try SQLiteDocumentStore(path: LabPaths.defaultDatabase().path)
+/// ```
+public final class SQLiteDocumentStore: DocumentStore {
+    private let pool: DatabasePool
+
+    /// Opens the database at `path`, creating it and its folder when missing, and brings its
+    /// schema up to date.
+    public init(path: String) throws(DocumentStoreError) {
+        do {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.foreignKeysEnabled = true
+            configuration.busyMode = .timeout(10)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("documents and versions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE documents (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        version INTEGER NOT NULL,
+                        updated_at REAL NOT NULL
+                    );
+                    CREATE INDEX documents_by_time ON documents (updated_at DESC, id DESC);
+                    CREATE TABLE versions (
+                        document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+                        number INTEGER NOT NULL,
+                        saved_at REAL NOT NULL,
+                        author TEXT NOT NULL,
+                        body BLOB NOT NULL,
+                        PRIMARY KEY (document_id, number)
+                    );
+                    """
+            )
+        }
+        return migrator
+    }()
+
+    public func create(
+        _ document: StreamDocument,
+        author: String
+    ) async throws(DocumentStoreError) -> StoredDocument {
+        let body = try Self.encode(document)
+        let stored = StoredDocument(
+            id: DocumentID.make(),
+            version: 1,
+            updatedAt: Self.now(),
+            author: author,
+            document: document
+        )
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO documents (id, version, updated_at) VALUES (?, 1, ?)",
+                arguments: [stored.id, stored.updatedAt.timeIntervalSince1970]
+            )
+            try Self.insertVersion(db, stored, body: body)
+        }
+        return stored
+    }
+
+    public func document(_ id: String) async throws(DocumentStoreError) -> StoredDocument {
+        let found = try await read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM documents d
+                    JOIN versions v ON v.document_id = d.id AND v.number = d.version WHERE d.id = ?
+                    """,
+                arguments: [id]
+            ).map(Self.stored)
+        }
+        guard let found else { throw .notFound(id: id) }
+        return found
+    }
+
+    public func save(
+        _ id: String,
+        document: StreamDocument,
+        baseVersion: Int,
+        author: String
+    ) async throws(DocumentStoreError) -> StoredDocument {
+        let body = try Self.encode(document)
+        let outcome: Result<StoredDocument, DocumentStoreError> = try await write { db in
+            guard
+                let latest = try Int.fetchOne(
+                    db,
+                    sql: "SELECT version FROM documents WHERE id = ?",
+                    arguments: [id]
+                )
+            else {
+                return .failure(.notFound(id: id))
+            }
+            guard latest == baseVersion else {
+                let row = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT document_id, number, saved_at, author, body FROM versions WHERE document_id = ? AND number = ?",
+                    arguments: [id, latest]
+                )
+                return .failure(
+                    row.map { (try? Self.stored($0)).map(DocumentStoreError.conflict) ?? .notFound(id: id) }
+                        ?? .notFound(id: id)
+                )
+            }
+            let stored = StoredDocument(
+                id: id,
+                version: latest + 1,
+                updatedAt: Self.now(),
+                author: author,
+                document: document
+            )
+            try db.execute(
+                sql: "UPDATE documents SET version = ?, updated_at = ? WHERE id = ?",
+                arguments: [stored.version, stored.updatedAt.timeIntervalSince1970, id]
+            )
+            try Self.insertVersion(db, stored, body: body)
+            return .success(stored)
+        }
+        return try outcome.get()
+    }
+
+    public func delete(_ id: String) async throws(DocumentStoreError) {
+        let deleted = try await write { db in
+            try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [id])
+            return db.changesCount
+        }
+        if deleted == 0 { throw .notFound(id: id) }
+    }
+
+    public func list(limit: Int, after cursor: String?) async throws(DocumentStoreError) -> DocumentPage {
+        let limit = max(1, min(limit, 100))
+        var where_ = ""
+        var values: StatementArguments = []
+        if let cursor {
+            guard let (time, id) = Self.decodeCursor(cursor) else { throw .invalidCursor }
+            where_ = "WHERE (d.updated_at < ? OR (d.updated_at = ? AND d.id < ?))"
+            values = [time, time, id]
+        }
+        values += [limit + 1]
+        let (condition, arguments) = (where_, values)
+        let documents = try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT v.document_id, v.number, v.saved_at, v.author, v.body, d.updated_at FROM documents d
+                    JOIN versions v ON v.document_id = d.id AND v.number = d.version
+                    \(condition) ORDER BY d.updated_at DESC, d.id DESC LIMIT ?
+                    """,
+                arguments: arguments
+            ).map(Self.stored)
+        }
+        let shown = Array(documents.prefix(limit))
+        let next =
+            documents.count > limit
+            ? shown.last.map { Self.encodeCursor($0.updatedAt.timeIntervalSince1970, $0.id) } : nil
+        return DocumentPage(documents: shown, nextCursor: next)
+    }
+
+    public func versions(_ id: String) async throws(DocumentStoreError) -> [DocumentVersion] {
+        let versions = try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT number, saved_at, author FROM versions WHERE document_id = ? ORDER BY number",
+                arguments: [id]
+            )
+            .map {
+                DocumentVersion(
+                    number: $0["number"],
+                    time: Date(timeIntervalSince1970: $0["saved_at"]),
+                    author: $0["author"]
+                )
+            }
+        }
+        guard !versions.isEmpty else { throw .notFound(id: id) }
+        return versions
+    }
+
+    public func version(_ id: String, number: Int) async throws(DocumentStoreError) -> StoredDocument {
+        let found = try await read { db in
+            try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT document_id, number, saved_at, author, body FROM versions WHERE document_id = ? AND number = ?",
+                arguments: [id, number]
+            ).map(Self.stored)
+        }
+        guard let found else { throw .notFound(id: id) }
+        return found
+    }
+
+    // MARK: Helpers
+
+    private func read<Value: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> Value
+    ) async throws(DocumentStoreError) -> Value {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    private func write<Value: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> Value
+    ) async throws(DocumentStoreError) -> Value {
+        do {
+            return try await pool.write(body)
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    private static func insertVersion(_ db: Database, _ stored: StoredDocument, body: Data) throws {
+        try db.execute(
+            sql: "INSERT INTO versions (document_id, number, saved_at, author, body) VALUES (?, ?, ?, ?, ?)",
+            arguments: [
+                stored.id, stored.version, stored.updatedAt.timeIntervalSince1970, stored.author, body,
+            ]
+        )
+    }
+
+    private static func stored(_ row: Row) throws(DocumentStoreError) -> StoredDocument {
+        let body: Data = row["body"]
+        do throws(StreamError) {
+            return StoredDocument(
+                id: row["document_id"],
+                version: row["number"],
+                updatedAt: Date(timeIntervalSince1970: row["saved_at"]),
+                author: row["author"],
+                document: try StreamDocument.decode(body)
+            )
+        } catch {
+            throw .storage("a stored document no longer reads: \(error)")
+        }
+    }
+
+    private static func encode(_ document: StreamDocument) throws(DocumentStoreError) -> Data {
+        do {
+            return try document.encoded()
+        } catch {
+            throw .storage("the document could not be encoded: \(error)")
+        }
+    }
+
+    /// The time now, to the millisecond, so that what is stored reads back the same.
+    private static func now() -> Date {
+        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
+
+    private static func encodeCursor(_ time: Double, _ id: String) -> String {
+        Data("\(time)|\(id)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    private static func decodeCursor(_ text: String) -> (Double, String)? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        let parts = String(decoding: data, as: UTF8.self).split(separator: "|", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let time = Double(parts[0]), DocumentID.isWellFormed(parts[1]) else {
+            return nil
+        }
+        return (time, parts[1])
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import HTTPTypes
+import Testing
+import TributaryLab
+
+/// Every route of the lab's API and every error, against a real server on loopback and a real
+/// SQLite file.
+@Suite(.timeLimit(.minutes(1)))
+struct LabAPITests {
+    @Test func answersItsHealthWithoutAToken() async throws {
+        try await withLab { lab in
+            let health = try await lab.send(.get, "/api/health", authorized: false)
+            #expect(health.status == 200 && health.json["status"] as? String == "ok")
+        }
+    }
+
+    @Test func createsReadsSavesAndKeepsEveryVersion() async throws {
+        try await withLab { lab in
+            let created = try await lab.send(
+                .post,
+                "/api/streams",
+                body: document(named: "First"),
+                headers: [HTTPField.Name("X-Author")!: "ada"]
+            )
+            #expect(created.status == 201)
+            let id = try #require(created.json["id"] as? String)
+            #expect(id.count == 22)
+            #expect(created.headers[.location] == "/api/streams/\(id)")
+            #expect(created.headers[.eTag] == "\"1\"")
+            #expect(created.json["version"] as? Int == 1 && created.json["author"] as? String == "ada")
+
+            // Reading needs only the id, which is the share link.
+            let read = try await lab.send(.get, "/api/streams/\(id)", authorized: false)
+            #expect(read.status == 200 && read.headers[.eTag] == "\"1\"")
+            #expect((read.json["document"] as? [String: Any])?["name"] as? String == "First")
+            let unchanged = try await lab.send(
+                .get,
+                "/api/streams/\(id)",
+                authorized: false,
+                headers: [.ifNoneMatch: "\"1\""]
+            )
+            #expect(unchanged.status == 304 && unchanged.body.isEmpty)
+
+            let saved = try await lab.send(
+                .put,
+                "/api/streams/\(id)",
+                body: document(named: "Second"),
+                headers: [.ifMatch: "\"1\""]
+            )
+            #expect(
+                saved.status == 200 && saved.json["version"] as? Int == 2 && saved.headers[.eTag] == "\"2\""
+            )
+
+            // A save based on version 1 comes too late: it gets the current document, not a
+            // silent overwrite.
+            let stale = try await lab.send(
+                .put,
+                "/api/streams/\(id)",
+                body: document(named: "Late"),
+                headers: [.ifMatch: "\"1\""]
+            )
+            #expect(stale.status == 412 && stale.json["version"] as? Int == 2)
+            #expect((stale.json["document"] as? [String: Any])?["name"] as? String == "Second")
+            let unnamed = try await lab.send(.put, "/api/streams/\(id)", body: document(named: "No base"))
+            #expect(unnamed.status == 428 && unnamed.errorCode == "versionRequired")
+
+            let versions = try await lab.send(.get, "/api/streams/\(id)/versions", authorized: false)
+            let list = try #require(versions.json["versions"] as? [[String: Any]])
+            #expect(list.map { $0["number"] as? Int } == [1, 2])
+            #expect(list.first?["author"] as? String == "ada")
+            let first = try await lab.send(.get, "/api/streams/\(id)/versions/1", authorized: false)
+            #expect((first.json["document"] as? [String: Any])?["name"] as? String == "First")
+
+            // Restoring is putting an old version back: it becomes version 3.
+            let restored = try await lab.send(
+                .put,
+                "/api/streams/\(id)",
+                body: try JSONSerialization.data(withJSONObject: first.json["document"] as Any),
+                headers: [.ifMatch: "\"2\""]
+            )
+            #expect(restored.status == 200 && restored.json["version"] as? Int == 3)
+
+            let deleted = try await lab.send(.delete, "/api/streams/\(id)")
+            #expect(deleted.status == 204)
+            #expect(try await lab.send(.get, "/api/streams/\(id)").status == 404)
+            #expect(try await lab.send(.get, "/api/streams/\(id)/versions").status == 404)
+        }
+    }
+
+    @Test func listsNewestFirstInPages() async throws {
+        try await withLab { lab in
+            var ids: [String] = []
+            for index in 0..<5 {
+                let created = try await lab.send(.post, "/api/streams", body: document(named: "Doc \(index)"))
+                ids.append(try #require(created.json["id"] as? String))
+            }
+            var seen: [String] = []
+            var cursor: String?
+            repeat {
+                let path = "/api/streams?limit=2" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try await lab.send(.get, path)
+                #expect(page.status == 200)
+                let documents = try #require(page.json["documents"] as? [[String: Any]])
+                #expect(documents.count <= 2)
+                seen += documents.compactMap { $0["id"] as? String }
+                #expect(documents.allSatisfy { $0["title"] is String && $0["version"] as? Int == 1 })
+                cursor = page.json["nextCursor"] as? String
+            } while cursor != nil
+            #expect(seen == ids.reversed())
+            #expect(try await lab.send(.get, "/api/streams?cursor=forged").status == 400)
+            #expect(try await lab.send(.get, "/api/streams?limit=0").status == 400)
+        }
+    }
+
+    /// Without the token, nothing is written and nothing is listed.
+    @Test func refusesWritesWithoutTheToken() async throws {
+        try await withLab { lab in
+            let created = try await lab.send(.post, "/api/streams", body: document(named: "Mine"))
+            let id = try #require(created.json["id"] as? String)
+            for (method, path) in [
+                (HTTPRequest.Method.post, "/api/streams"), (.put, "/api/streams/\(id)"),
+                (.delete, "/api/streams/\(id)"),
+                (.get, "/api/streams"),
+            ] {
+                let refused = try await lab.send(
+                    method,
+                    path,
+                    body: document(named: "Theirs"),
+                    authorized: false,
+                    headers: [.ifMatch: "\"1\""]
+                )
+                #expect(refused.status == 401 && refused.errorCode == "unauthorized", "\(method) \(path)")
+                let forged = try await lab.send(
+                    method,
+                    path,
+                    body: document(named: "Theirs"),
+                    authorized: false,
+                    headers: [.authorization: "Bearer test-token-0123456788", .ifMatch: "\"1\""]
+                )
+                #expect(forged.status == 401, "\(method) \(path)")
+            }
+            let kept = try await lab.send(.get, "/api/streams/\(id)")
+            #expect(kept.json["version"] as? Int == 1)
+            #expect((kept.json["document"] as? [String: Any])?["name"] as? String == "Mine")
+        }
+    }
+
+    /// Bad input gets a typed error and changes nothing.
+    @Test func refusesWhatIsNotAValidDocument() async throws {
+        try await withLab { lab in
+            let created = try await lab.send(.post, "/api/streams", body: document(named: "Good"))
+            let id = try #require(created.json["id"] as? String)
+            let malformed = try await lab.send(
+                .post,
+                "/api/streams",
+                body: Data("{\"schemaVersion\": 1,".utf8)
+            )
+            #expect(malformed.status == 400 && malformed.errorCode == "malformedJSON")
+            var broken = String(decoding: document(named: "Broken"), as: UTF8.self)
+            broken = broken.replacingOccurrences(of: "$0 * 2", with: "$0 * * 2")
+            let invalid = try await lab.send(
+                .put,
+                "/api/streams/\(id)",
+                body: Data(broken.utf8),
+                headers: [.ifMatch: "\"1\""]
+            )
+            #expect(invalid.status == 422 && invalid.errorCode == "invalidDocument")
+            #expect(invalid.errorPath == "$.nodes[0].expression")
+            let huge = Data(repeating: UInt8(ascii: " "), count: 2 << 20)
+            let tooLarge = try await lab.send(.post, "/api/streams", body: huge)
+            #expect(tooLarge.status == 413 && tooLarge.errorCode == "tooLarge")
+            #expect(try await lab.send(.get, "/api/streams/not-an-id").status == 404)
+            #expect(try await lab.send(.get, "/api/streams/AAAAAAAAAAAAAAAAAAAAAA").status == 404)
+            let list = try await lab.send(.get, "/api/streams")
+            #expect((list.json["documents"] as? [Any])?.count == 1)
+            #expect(try await lab.send(.get, "/api/streams/\(id)").json["version"] as? Int == 1)
+        }
+    }
+
+    @Test func runsAndDrawsADocument() async throws {
+        try await withLab { lab in
+            let run = try await lab.send(
+                .post,
+                "/api/run",
+                body: document(named: "Run", values: [1, 2]),
+                authorized: false
+            )
+            #expect(run.status == 200)
+            let marbles = try #require(run.json["marbles"] as? String)
+            #expect(marbles.contains("numbers") && marbles.contains("doubled"))
+            let timeline = try #require(run.json["timeline"] as? [[String: Any]])
+            #expect(timeline.contains { ($0["lane"] as? String) == "doubled" })
+            let drawn = try await lab.send(
+                .post,
+                "/api/diagram.svg",
+                body: document(named: "Drawn"),
+                authorized: false
+            )
+            #expect(drawn.status == 200 && drawn.headers[.contentType]?.hasPrefix("image/svg+xml") == true)
+            #expect(drawn.text.hasPrefix("<svg") || drawn.text.hasPrefix("<?xml"))
+            let created = try await lab.send(.post, "/api/streams", body: document(named: "<b>Stored</b>"))
+            let id = try #require(created.json["id"] as? String)
+            let stored = try await lab.send(.get, "/api/streams/\(id)/diagram.svg", authorized: false)
+            #expect(stored.status == 200 && !stored.text.contains("<b>Stored</b>"))
+        }
+    }
+}
