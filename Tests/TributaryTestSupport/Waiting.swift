@@ -1,3 +1,4 @@
+import Dispatch
 public import Testing
 
 /// Waits for `condition`, for long: a full run under the thread sanitizer can keep every
@@ -34,12 +35,20 @@ public final class Gate: Sendable {
     }
 
     /// Waits until the gate opens, or until `limit` has passed; true when it opened.
+    ///
+    /// A cancelled task waits too, as a server that pays no heed to a client's cancel does. Its
+    /// pauses are dispatched timers rather than `Task.sleep`, which a cancelled task would
+    /// return from at once and so spin, holding one of the cooperative pool's few threads.
     @discardableResult
     public func wait(upTo limit: Duration = .seconds(3_600)) async -> Bool {
         let end = ContinuousClock.now + limit
         while !isOpen {
             guard ContinuousClock.now < end else { return false }
-            try? await Task.sleep(for: .milliseconds(10))
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) {
+                    continuation.resume()
+                }
+            }
         }
         return true
     }
