@@ -106,6 +106,7 @@ extension LabServer {
                         baseVersion: base,
                         author: author
                     )
+                    hub.send(LiveMessage.saved(saved), to: id)
                     return LabJSON.response(DocumentBody(saved), headers: [.eTag: "\"\(saved.version)\""])
                 } catch {
                     guard case .conflict(let current) = error else { throw Self.labError(error) }
@@ -122,6 +123,8 @@ extension LabServer {
                 try authorize(request)
                 let id = try id(context)
                 try await stored { try await store.delete(id) }
+                hub.send(LiveMessage.deleted, to: id)
+                hub.disconnectAll(from: id)
                 return Response(status: .noContent)
             }
         }
@@ -183,17 +186,29 @@ extension LabServer {
     }
 
     private func authorize(_ request: Request) throws(LabError) {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
-            throw .unauthorized()
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
+            matchesToken(header.dropFirst(7).trimmingCharacters(in: .whitespaces))
+        else { throw .unauthorized() }
+    }
+
+    /// Whether `request` carries the token: in `Authorization: Bearer`, or, for a WebSocket,
+    /// which a browser opens without header fields of its own, in the `token` query item.
+    func isAuthorized(_ request: Request) -> Bool {
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
+            return matchesToken(header.dropFirst(7).trimmingCharacters(in: .whitespaces))
         }
-        let given = Array(header.dropFirst(7).trimmingCharacters(in: .whitespaces).utf8)
+        return request.uri.queryParameters["token"].map { matchesToken(String($0)) } ?? false
+    }
+
+    /// Compares `given` with the token in time that does not depend on where they differ.
+    private func matchesToken(_ given: String) -> Bool {
+        let given = Array(given.utf8)
         let expected = Array(token.utf8)
-        // Compared in time that does not depend on where they differ.
         var difference = UInt8(given.count == expected.count ? 0 : 1)
         for (index, byte) in expected.enumerated() {
             difference |= byte ^ (index < given.count ? given[index] : 0)
         }
-        guard difference == 0 else { throw .unauthorized() }
+        return difference == 0
     }
 
     private func id(_ context: BasicRequestContext) throws(LabError) -> String {

@@ -1,6 +1,7 @@
 public import Foundation
 import HTTPTypes
 public import Hummingbird
+import HummingbirdWebSocket
 public import Logging
 import NIOCore
 import ServiceLifecycle
@@ -28,6 +29,8 @@ public struct LabServer: Sendable {
     public let token: String
     /// The largest request body accepted, in bytes: 1 MiB.
     public var maximumBodySize = 1 << 20
+    /// The live viewers of each document.
+    let hub = LiveHub()
 
     public init(store: any DocumentStore, token: String) {
         self.store = store
@@ -53,8 +56,79 @@ public struct LabServer: Sendable {
         logger: Logger = Logger(label: "TributaryLab"),
         onReady: @escaping @Sendable (URL) async -> Void
     ) async throws {
-        let app = Application(
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [application(host: host, port: port, logger: logger, onReady: onReady)],
+                gracefulShutdownSignals: shutdownSignals,
+                logger: logger
+            )
+        )
+        try await services.run()
+    }
+
+    /// Serves the lab on a free loopback port for the duration of `body`, which gets its URL,
+    /// then shuts it down gracefully.
+    public func withRunning<Result: Sendable>(
+        _ body: @Sendable (URL) async throws -> Result
+    ) async throws -> Result {
+        var logger = Logger(label: "TributaryLab")
+        logger.logLevel = .critical
+        let (ready, readyContinuation) = AsyncStream<URL>.makeStream()
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [
+                    application(host: "127.0.0.1", port: 0, logger: logger) { url in
+                        readyContinuation.yield(url)
+                        readyContinuation.finish()
+                    }
+                ],
+                gracefulShutdownSignals: [],
+                logger: logger
+            )
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { readyContinuation.finish() }
+                try await services.run()
+            }
+            var iterator = ready.makeAsyncIterator()
+            guard let url = await iterator.next() else {
+                try await group.waitForAll()
+                throw CancellationError()
+            }
+            let result: Result
+            do {
+                result = try await body(url)
+            } catch {
+                await services.triggerGracefulShutdown()
+                try? await group.waitForAll()
+                throw error
+            }
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return result
+        }
+    }
+
+    /// The HTTP API, with `GET /api/streams/{id}/live` upgraded to a WebSocket; idle
+    /// connections are pinged, and dropped when they stop answering.
+    private func application(
+        host: String,
+        port: Int,
+        logger: Logger,
+        onReady: @escaping @Sendable (URL) async -> Void
+    ) -> some Service {
+        Application(
             router: router(),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: liveRouter(),
+                configuration: .init(
+                    ws: .init(
+                        maxFrameSize: Self.maximumMessageSize,
+                        autoPing: .enabled(timePeriod: .seconds(20))
+                    )
+                )
+            ),
             configuration: .init(address: .hostname(host, port: port), serverName: "TributaryLab"),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
@@ -63,10 +137,6 @@ public struct LabServer: Sendable {
             },
             logger: logger
         )
-        let services = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: shutdownSignals, logger: logger)
-        )
-        try await services.run()
     }
 }
 

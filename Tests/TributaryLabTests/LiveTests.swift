@@ -1,0 +1,204 @@
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import Testing
+import TributaryAsyncHTTPClient
+import TributaryLab
+import TributaryTestSupport
+
+/// A viewer of a document over `GET /api/streams/{id}/live`, as a client of the lab's own.
+final class LiveViewer: Sendable {
+    private let received = Locked<[String]>([])
+    private let outgoing: AsyncStream<String>.Continuation
+    private let connection: Task<Void, any Error>
+
+    init(_ url: String) {
+        let (messages, outgoing) = AsyncStream<String>.makeStream()
+        self.outgoing = outgoing
+        let received = received
+        var logger = Logger(label: "LiveViewer")
+        logger.logLevel = .critical
+        connection = Task {
+            try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await text in messages { try await outbound.write(.text(text)) }
+                    }
+                    for try await message in inbound.messages(maxSize: 4 << 20) {
+                        if case .text(let text) = message { received.withLock { $0.append(text) } }
+                    }
+                    group.cancelAll()
+                }
+            }
+        }
+    }
+
+    /// The messages received so far, as JSON objects.
+    var messages: [[String: Any]] {
+        received.current.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+    }
+
+    func messages(of type: String) -> [[String: Any]] { messages.filter { $0["type"] as? String == type } }
+
+    func send(_ text: String) { outgoing.yield(text) }
+
+    func save(_ document: Data, baseVersion: Int) throws {
+        let object = try JSONSerialization.jsonObject(with: document)
+        let message = try JSONSerialization.data(withJSONObject: [
+            "type": "save", "baseVersion": baseVersion, "document": object,
+        ])
+        send(String(decoding: message, as: UTF8.self))
+    }
+
+    /// Waits until the connection has ended.
+    func ended() async { _ = await connection.result }
+
+    func close() {
+        outgoing.finish()
+        connection.cancel()
+    }
+}
+
+/// Runs a lab with its WebSockets on a free port, with one document made, for `body`.
+func withLiveLab(
+    _ body:
+        @Sendable (_ lab: LabConnection, _ id: String, _ live: @Sendable (Bool) -> String) async throws ->
+        Void
+) async throws {
+    let folder = FileManager.default.temporaryDirectory.appending(path: "live-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let token = "live-token-0123456789"
+    let server = LabServer(
+        store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
+        token: token
+    )
+    try await server.withRunning { url in
+        try await AsyncHTTPClientTransport.withTransport { transport in
+            let lab = LabConnection(base: url, token: token, transport: transport)
+            let created = try await lab.send(.post, "/api/streams", body: document(named: "Shared"))
+            let id = try #require(created.json["id"] as? String)
+            let port = url.port ?? 0
+            try await body(lab, id) { withToken in
+                "ws://127.0.0.1:\(port)/api/streams/\(id)/live" + (withToken ? "?token=\(token)" : "")
+            }
+        }
+    }
+}
+
+/// Several viewers of one document see each other's saves, as they happen.
+@Suite(.timeLimit(.minutes(1)))
+struct LiveTests {
+    @Test func aSaveReachesEveryViewerAndAStaleOneConflicts() async throws {
+        try await withLiveLab { lab, id, live in
+            let editor = LiveViewer(live(true))
+            try await waitUntil { !editor.messages(of: "snapshot").isEmpty }
+            let snapshot = try #require(editor.messages(of: "snapshot").first)
+            #expect(snapshot["version"] as? Int == 1 && snapshot["viewers"] as? Int == 1)
+            let watcher = LiveViewer(live(false))
+            try await waitUntil { editor.messages(of: "presence").contains { $0["viewers"] as? Int == 2 } }
+            try await waitUntil { !watcher.messages(of: "snapshot").isEmpty }
+
+            try editor.save(document(named: "Edited live"), baseVersion: 1)
+            try await waitUntil {
+                !watcher.messages(of: "saved").isEmpty && !editor.messages(of: "saved").isEmpty
+            }
+            let saved = try #require(watcher.messages(of: "saved").first)
+            #expect(saved["version"] as? Int == 2)
+            #expect((saved["document"] as? [String: Any])?["name"] as? String == "Edited live")
+
+            // Based on version 1 again: refused to the sender alone, with the current document.
+            try editor.save(document(named: "Too late"), baseVersion: 1)
+            try await waitUntil { !editor.messages(of: "conflict").isEmpty }
+            #expect(editor.messages(of: "conflict").first?["version"] as? Int == 2)
+            #expect(watcher.messages(of: "conflict").isEmpty && watcher.messages(of: "saved").count == 1)
+
+            // A viewer without the token cannot save.
+            try watcher.save(document(named: "Not mine"), baseVersion: 2)
+            try await waitUntil { !watcher.messages(of: "invalid").isEmpty }
+            #expect(
+                (watcher.messages(of: "invalid").first?["error"] as? [String: Any])?["code"] as? String
+                    == "unauthorized"
+            )
+
+            // A save through the API reaches the viewers too.
+            let put = try await lab.send(
+                .put,
+                "/api/streams/\(id)",
+                body: document(named: "From REST"),
+                headers: [.ifMatch: "\"2\""]
+            )
+            #expect(put.status == 200)
+            try await waitUntil { watcher.messages(of: "saved").count == 2 }
+            #expect(try await lab.send(.get, "/api/streams/\(id)").json["version"] as? Int == 3)
+
+            watcher.close()
+            try await waitUntil { editor.messages(of: "presence").last?["viewers"] as? Int == 1 }
+            editor.close()
+        }
+    }
+
+    /// Bad messages get an answer and change nothing; nothing crashes.
+    @Test func answersBadMessagesWithoutChangingTheDocument() async throws {
+        try await withLiveLab { lab, id, live in
+            let viewer = LiveViewer(live(true))
+            try await waitUntil { !viewer.messages(of: "snapshot").isEmpty }
+            viewer.send("not json")
+            viewer.send(#"{"type":"dance"}"#)
+            viewer.send(#"{"type":"save","document":{}}"#)
+            var broken = String(decoding: document(named: "Broken"), as: UTF8.self)
+            broken = broken.replacingOccurrences(of: "$0 * 2", with: "$0 * * 2")
+            try viewer.save(Data(broken.utf8), baseVersion: 1)
+            try await waitUntil { viewer.messages(of: "invalid").count == 4 }
+            let codes = viewer.messages(of: "invalid").compactMap {
+                ($0["error"] as? [String: Any])?["code"] as? String
+            }
+            #expect(codes == ["malformedJSON", "unknownMessage", "badMessage", "invalidDocument"])
+            #expect(
+                (viewer.messages(of: "invalid").last?["error"] as? [String: Any])?["path"] as? String
+                    == "$.nodes[0].expression"
+            )
+            #expect(try await lab.send(.get, "/api/streams/\(id)").json["version"] as? Int == 1)
+            viewer.close()
+        }
+    }
+
+    /// A viewer that comes back says what it has, and gets what it missed as one snapshot.
+    @Test func resumesWithWhatWasMissed() async throws {
+        try await withLiveLab { lab, id, live in
+            let first = LiveViewer(live(false))
+            try await waitUntil { !first.messages(of: "snapshot").isEmpty }
+            first.close()
+            await first.ended()
+            _ = try await lab.send(
+                .put,
+                "/api/streams/\(id)",
+                body: document(named: "While away"),
+                headers: [.ifMatch: "\"1\""]
+            )
+            let again = LiveViewer(live(false))
+            try await waitUntil { !again.messages(of: "snapshot").isEmpty }
+            again.send(#"{"type":"resume","version":1}"#)
+            try await waitUntil { again.messages(of: "snapshot").count == 2 }
+            #expect(again.messages(of: "snapshot").last?["version"] as? Int == 2)
+            again.send(#"{"type":"resume","version":2}"#)
+            again.send(#"{"type":"dance"}"#)
+            try await waitUntil { !again.messages(of: "invalid").isEmpty }
+            #expect(again.messages(of: "snapshot").count == 2)
+            again.close()
+        }
+    }
+
+    /// Deleting the document tells every viewer and ends their connections.
+    @Test func tellsViewersOfADeletion() async throws {
+        try await withLiveLab { lab, id, live in
+            let viewer = LiveViewer(live(false))
+            try await waitUntil { !viewer.messages(of: "snapshot").isEmpty }
+            #expect(try await lab.send(.delete, "/api/streams/\(id)").status == 204)
+            try await waitUntil { !viewer.messages(of: "deleted").isEmpty }
+            await viewer.ended()
+        }
+    }
+}
