@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "HackerNews", targets: ["HackerNews"]),
         .library(name: "TMDb", targets: ["TMDb"]),
         .library(name: "TributaryLab", targets: ["TributaryLab"]),
+        .library(name: "TributaryLabClient", targets: ["TributaryLabClient"]),
         .executable(name: "tributary", targets: ["TributaryCLI"]),
     ],
     dependencies: [
@@ -151,6 +152,17 @@ let package = Package(
             ]
         ),
         .target(
+            name: "TributaryLabClient",
+            dependencies: [
+                "Tributary",
+                "TributaryHTTP",
+                "TributaryStreams",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "NewsSandbox",
             dependencies: [
                 "NewsAPI",
@@ -171,6 +183,7 @@ let package = Package(
                 "HackerNews",
                 "TMDb",
                 "TributaryLab",
+                "TributaryLabClient",
                 "NewsAPI",
                 "NewsSandbox",
                 "Tributary",
@@ -198,6 +211,7 @@ let package = Package(
             dependencies: [
                 "HackerNews",
                 "TMDb",
+                "TributaryLab",
                 "NewsAPI",
                 "NewsSandbox",
                 "TributaryCLI",
@@ -294,6 +308,9 @@ let package = Package(
             name: "TributaryLabTests",
             dependencies: [
                 "TributaryLab",
+                "TributaryLabClient",
+                "Tributary",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
                 "TributaryStreams",
                 "TributaryAsyncHTTPClient",
                 "TributaryHTTP",

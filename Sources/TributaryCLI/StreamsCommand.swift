@@ -8,7 +8,7 @@ struct StreamsCommand: AsyncParsableCommand {
         commandName: "streams",
         abstract: "Validate, run and draw publisher pipelines described as JSON.",
         discussion: "Examples/streams/ holds documents to start from.",
-        subcommands: [Run.self, Validate.self, New.self]
+        subcommands: [Run.self, Validate.self, New.self, Push.self, Pull.self, Watch.self]
     )
 
     /// Reads and checks the document at `path`; a problem is one line on stderr and exit

@@ -66,9 +66,10 @@ public struct LabServer: Sendable {
         try await services.run()
     }
 
-    /// Serves the lab on a free loopback port for the duration of `body`, which gets its URL,
-    /// then shuts it down gracefully.
+    /// Serves the lab on a loopback port — by default a free one — for the duration of `body`,
+    /// which gets its URL, then shuts it down gracefully.
     public func withRunning<Result: Sendable>(
+        port: Int = 0,
         _ body: @Sendable (URL) async throws -> Result
     ) async throws -> Result {
         var logger = Logger(label: "TributaryLab")
@@ -77,7 +78,7 @@ public struct LabServer: Sendable {
         let services = ServiceGroup(
             configuration: .init(
                 services: [
-                    application(host: "127.0.0.1", port: 0, logger: logger) { url in
+                    application(host: "127.0.0.1", port: port, logger: logger) { url in
                         readyContinuation.yield(url)
                         readyContinuation.finish()
                     }

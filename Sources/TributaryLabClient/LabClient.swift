@@ -1,0 +1,231 @@
+public import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+public import Tributary
+public import TributaryHTTP
+public import TributaryStreams
+
+/// A version of a shared document, as the lab holds it.
+public struct SharedDocument: Sendable, Hashable {
+    /// The document's id, which is its share link.
+    public var id: String
+    /// The version, counting saves from 1.
+    public var version: Int
+    /// Who saved this version, when the lab said.
+    public var author: String?
+    /// The document.
+    public var document: StreamDocument
+
+    public init(id: String, version: Int, author: String?, document: StreamDocument) {
+        self.id = id
+        self.version = version
+        self.author = author
+        self.document = document
+    }
+}
+
+/// Why a live document ended.
+public enum LiveDocumentError: Error, Sendable, CustomStringConvertible {
+    /// The document was deleted.
+    case deleted(id: String)
+    /// The lab has no such document.
+    case notFound(id: String)
+
+    public var description: String {
+        switch self {
+        case .deleted(let id): "The document \(id) was deleted."
+        case .notFound(let id): "There is no document \(id)."
+        }
+    }
+}
+
+/// A Swift app's side of the lab: its documents over the JSON API, and any of them as a live
+/// publisher that follows every edit.
+///
+/// ```swift
+/// let lab = LabClient(baseURL: labURL, token: token, transport: URLSessionTransport())
+/// let shared = try await lab.create(document)
+/// // The pipeline someone else edits, run here, picking up each new version:
+/// lab.live(shared.id)
+///     .map { try! $0.document.publisher(for: "total", scheduler: DispatchQueue.main) }
+///     .switchToLatest()
+/// ```
+public struct LabClient: Sendable {
+    /// The client of the JSON API.
+    public var api: APIClient
+    /// The lab's base URL.
+    public var baseURL: URL
+    /// The token writes need; reads need only a document's id.
+    public var token: String?
+
+    public init(
+        baseURL: URL,
+        token: String?,
+        transport: any HTTPTransporting,
+        retryPolicy: RetryPolicy = .standard
+    ) {
+        self.baseURL = baseURL
+        self.token = token
+        api = APIClient(
+            baseURL: baseURL,
+            transport: transport,
+            middleware: token.map { [Authentication(.bearer($0))] } ?? [],
+            retryPolicy: retryPolicy
+        )
+    }
+
+    /// Stores `document` as a new shared document.
+    public func create(_ document: StreamDocument) async throws(APIError) -> SharedDocument {
+        try await api.send(Request<Body>("api/streams", method: .post, body: .json(document))).shared
+    }
+
+    /// The latest version of a document.
+    public func document(_ id: String) async throws(APIError) -> SharedDocument {
+        try await api.send(Request<Body>(.path("api/streams/\(id)"))).shared
+    }
+
+    /// Saves `document` as the version after `baseVersion`; a stale base fails with status 412.
+    public func save(
+        _ id: String,
+        document: StreamDocument,
+        baseVersion: Int
+    ) async throws(APIError) -> SharedDocument {
+        var request = Request<Body>(.path("api/streams/\(id)"), method: .put, body: .json(document))
+        request.headers[.ifMatch] = "\"\(baseVersion)\""
+        return try await api.send(request).shared
+    }
+
+    /// Deletes a document.
+    public func delete(_ id: String) async throws(APIError) {
+        try await api.send(Request<Void>(.path("api/streams/\(id)"), method: .delete))
+    }
+
+    /// The document with `id` as it is now, then every version saved after it, by anyone.
+    ///
+    /// The connection is made when subscribed to and closed when the subscription is cancelled.
+    /// When it drops — the network, a restart of the lab — it is made again after a pause that
+    /// grows from 0.2 s to 5 s, and resumes from the version last published, so no version is
+    /// published twice. It fails when the document is deleted or does not exist.
+    public func live(_ id: String) -> AnyPublisher<SharedDocument, LiveDocumentError> {
+        let url = liveURL(id)
+        return Deferred {
+            let connection = LiveConnection(id: id, url: url)
+            return connection.events.handleEvents(receiveCancel: { withExtendedLifetime(connection) {} })
+        }
+        .eraseToAnyPublisher()
+    }
+
+    func liveURL(_ id: String) -> String {
+        var components = URLComponents(
+            url: baseURL.appending(path: "api/streams/\(id)/live"),
+            resolvingAgainstBaseURL: true
+        )
+        components?.scheme = baseURL.scheme == "https" ? "wss" : "ws"
+        if let token { components?.queryItems = [URLQueryItem(name: "token", value: token)] }
+        return components?.string ?? ""
+    }
+
+    /// What the API answers for a document.
+    struct Body: Decodable, Sendable {
+        var id: String
+        var version: Int
+        var author: String?
+        var document: StreamDocument
+
+        var shared: SharedDocument {
+            SharedDocument(id: id, version: version, author: author, document: document)
+        }
+    }
+}
+
+/// One subscription's connection to a live document, remade when it drops.
+final class LiveConnection: @unchecked Sendable {
+    // @unchecked: `events` is written once, in `init`; the task is reached under its lock.
+    private(set) var events: DelegateEvents<SharedDocument, LiveDocumentError>!
+    private let task = Protected<Task<Void, Never>?>(nil)
+    private let id: String
+    private let url: String
+
+    init(id: String, url: String) {
+        self.id = id
+        self.url = url
+        events = DelegateEvents(
+            onActive: { [weak self] in self?.start() },
+            onInactive: { [weak self] in self?.task.withLock { $0 }?.cancel() }
+        )
+    }
+
+    private func start() {
+        let (events, id, url) = (events!, id, url)
+        let started = Task {
+            var logger = Logger(label: "LabClient")
+            logger.logLevel = .critical
+            let latest = Protected(0)
+            var pause = Duration.milliseconds(200)
+            while !Task.isCancelled {
+                let ending = Protected<LiveDocumentError?>(nil)
+                let heard = Protected(false)
+                _ = try? await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+                    let version = latest.withLock { $0 }
+                    if version > 0 {
+                        try await outbound.write(.text(#"{"type":"resume","version":\#(version)}"#))
+                    }
+                    for try await message in inbound.messages(maxSize: 4 << 20) {
+                        guard case .text(let text) = message else { continue }
+                        heard.withLock { $0 = true }
+                        switch Self.read(text, id: id) {
+                        case .document(let shared):
+                            let isNew = latest.withLock { latest in
+                                guard shared.version > latest else { return false }
+                                latest = shared.version
+                                return true
+                            }
+                            if isNew { events.send(shared) }
+                        case .deleted:
+                            ending.withLock { $0 = .deleted(id: id) }
+                            return
+                        case .other:
+                            continue
+                        }
+                    }
+                }
+                if let ending = ending.withLock({ $0 }) {
+                    events.send(completion: .failure(ending))
+                    return
+                }
+                if heard.withLock({ $0 }) { pause = .milliseconds(200) }
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(5))
+            }
+        }
+        task.withLock { $0 = started }
+    }
+
+    private enum Message {
+        case document(SharedDocument)
+        case deleted
+        case other
+    }
+
+    private static func read(_ text: String, id: String) -> Message {
+        struct Envelope: Decodable {
+            var type: String
+            var version: Int?
+            var author: String?
+            var document: StreamDocument?
+        }
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8)) else {
+            return .other
+        }
+        switch envelope.type {
+        case "snapshot", "saved":
+            guard let version = envelope.version, let document = envelope.document else { return .other }
+            return .document(
+                SharedDocument(id: id, version: version, author: envelope.author, document: document)
+            )
+        case "deleted": return .deleted
+        default: return .other
+        }
+    }
+}
