@@ -307,6 +307,9 @@ let package = Package(
         .testTarget(
             name: "TributaryLabTests",
             dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 "TributaryLab",
                 "TributaryLabClient",
                 "Tributary",

@@ -31,6 +31,21 @@ extension LabServer {
 
     func addRoutes(to router: Router<BasicRequestContext>) {
         router.get("api/health") { _, _ in LabJSON.response(["status": "ok"]) }
+        // The printed link: with the token, it becomes the browser's session cookie.
+        router.get("/") { request, _ in
+            if let given = request.uri.queryParameters["token"] {
+                guard matchesToken(String(given)) else { return LabError.unauthorized().response }
+                return Response(
+                    status: .seeOther,
+                    headers: [
+                        .location: "/",
+                        .setCookie: "\(Self.sessionCookie)=\(token); Path=/; HttpOnly; SameSite=Strict",
+                        .cacheControl: "no-store",
+                    ]
+                )
+            }
+            return LabJSON.response(["lab": "Tributary", "streams": "/api/streams", "health": "/api/health"])
+        }
         router.get("api/streams") { request, _ in
             try await answer {
                 try authorize(request)
@@ -185,10 +200,45 @@ extension LabServer {
         }
     }
 
+    /// The name of the session cookie that visiting the printed `/?token=` link sets.
+    static let sessionCookie = "tributary_lab"
+
+    /// Lets through a request with the token, as `Authorization: Bearer` or as the session
+    /// cookie; a write by cookie must come from a page of the lab's own origin, which browsers
+    /// name in `Origin`, so that a page elsewhere cannot write for a visitor.
     private func authorize(_ request: Request) throws(LabError) {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
-            matchesToken(header.dropFirst(7).trimmingCharacters(in: .whitespaces))
-        else { throw .unauthorized() }
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
+            guard matchesToken(header.dropFirst(7).trimmingCharacters(in: .whitespaces)) else {
+                throw .unauthorized()
+            }
+            return
+        }
+        guard let session = Self.cookie(Self.sessionCookie, in: request), matchesToken(session) else {
+            throw .unauthorized()
+        }
+        guard
+            request.method == .get || request.method == .head
+                || (request.headers[.origin] != nil && Self.isSameOrigin(request))
+        else {
+            throw LabError(
+                status: .forbidden,
+                code: "foreignOrigin",
+                message: "A write with the session cookie must come from the lab's own pages."
+            )
+        }
+    }
+
+    /// The value of the cookie `name`, if the request sends it.
+    static func cookie(_ name: String, in request: Request) -> String? {
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                if parts.count == 2, parts[0] == name { return parts[1] }
+            }
+        }
+        return nil
     }
 
     /// Whether `request` carries the token: in `Authorization: Bearer`, or, for a WebSocket,
