@@ -45,21 +45,21 @@ public final class NewsSandbox: Sendable {
     /// The movies served at `/tmdb/3/`, generated from the same seed the first time they are
     /// asked for.
     public var movies: TMDbDataset {
-        moviesData.withLock { data in
-            if let data { return data }
-            let made = TMDbDataset(seed: configuration.seed, day: configuration.now())
-            data = made
-            return made
-        }
+        Self.made(moviesData) { TMDbDataset(seed: configuration.seed, day: configuration.now()) }
     }
 
     /// The Hacker News served at `/hn/v0/`, generated from the same seed the first time it is
     /// asked for.
     public var hackerNews: HNDataset {
-        hackerNewsData.withLock { data in
-            if let data { return data }
-            let made = HNDataset(seed: configuration.seed, day: configuration.now())
-            data = made
+        Self.made(hackerNewsData) { HNDataset(seed: configuration.seed, day: configuration.now()) }
+    }
+
+    /// What `box` holds, made by `make` the first time it is asked for.
+    private static func made<Value>(_ box: Protected<Value?>, by make: () -> Value) -> Value {
+        box.withLock { value in
+            if let value { return value }
+            let made = make()
+            value = made
             return made
         }
     }

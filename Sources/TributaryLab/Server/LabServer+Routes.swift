@@ -300,16 +300,7 @@ extension LabServer {
                 message: "The body is not JSON: \(error.localizedDescription)"
             )
         }
-        do throws(StreamError) {
-            return try StreamDocument.decode(data)
-        } catch {
-            throw LabError(
-                status: .unprocessableContent,
-                code: "invalidDocument",
-                message: "\(error)",
-                path: error.path
-            )
-        }
+        return try streamsOperation { () throws(StreamError) in try StreamDocument.decode(data) }
     }
 
     private func run(_ document: StreamDocument) throws -> Timeline {

@@ -101,7 +101,12 @@ enum DocumentID {
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString()
+        return base64URL(Data(bytes))
+    }
+
+    /// `data` in URL-safe base 64 without padding.
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

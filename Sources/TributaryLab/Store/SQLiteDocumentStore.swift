@@ -264,9 +264,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     private static func encodeCursor(_ time: Double, _ id: String) -> String {
-        Data("\(time)|\(id)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        DocumentID.base64URL(Data("\(time)|\(id)".utf8))
     }
 
     private static func decodeCursor(_ text: String) -> (Double, String)? {
