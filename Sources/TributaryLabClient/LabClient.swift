@@ -109,9 +109,8 @@ public struct LabClient: Sendable {
     /// published twice. It fails when the document is deleted or does not exist.
     public func live(_ id: String) -> AnyPublisher<SharedDocument, LiveDocumentError> {
         let url = liveURL(id)
-        return Deferred {
-            let connection = LiveConnection(id: id, url: url)
-            return connection.events.handleEvents(receiveCancel: { withExtendedLifetime(connection) {} })
+        return AsyncEventsPublisher { send throws(LiveDocumentError) in
+            try await LiveConnection.follow(id: id, url: url, send: send)
         }
         .eraseToAnyPublisher()
     }
@@ -139,67 +138,51 @@ public struct LabClient: Sendable {
     }
 }
 
-/// One subscription's connection to a live document, remade when it drops.
-final class LiveConnection: @unchecked Sendable {
-    // @unchecked: `events` is written once, in `init`; the task is reached under its lock.
-    private(set) var events: DelegateEvents<SharedDocument, LiveDocumentError>!
-    private let task = Protected<Task<Void, Never>?>(nil)
-    private let id: String
-    private let url: String
-
-    init(id: String, url: String) {
-        self.id = id
-        self.url = url
-        events = DelegateEvents(
-            onActive: { [weak self] in self?.start() },
-            onInactive: { [weak self] in self?.task.withLock { $0 }?.cancel() }
-        )
-    }
-
-    private func start() {
-        let (events, id, url) = (events!, id, url)
-        let started = Task {
-            var logger = Logger(label: "LabClient")
-            logger.logLevel = .critical
-            let latest = Protected(0)
-            var pause = Duration.milliseconds(200)
-            while !Task.isCancelled {
-                let ending = Protected<LiveDocumentError?>(nil)
-                let heard = Protected(false)
-                _ = try? await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
-                    let version = latest.withLock { $0 }
-                    if version > 0 {
-                        try await outbound.write(.text(#"{"type":"resume","version":\#(version)}"#))
-                    }
-                    for try await message in inbound.messages(maxSize: 4 << 20) {
-                        guard case .text(let text) = message else { continue }
-                        heard.withLock { $0 = true }
-                        switch Self.read(text, id: id) {
-                        case .document(let shared):
-                            let isNew = latest.withLock { latest in
-                                guard shared.version > latest else { return false }
-                                latest = shared.version
-                                return true
-                            }
-                            if isNew { events.send(shared) }
-                        case .deleted:
-                            ending.withLock { $0 = .deleted(id: id) }
-                            return
-                        case .other:
-                            continue
+/// The connection to a live document, remade when it drops.
+enum LiveConnection {
+    /// Sends the document's versions to `send` until the task is cancelled; throws when the
+    /// document is deleted.
+    static func follow(
+        id: String,
+        url: String,
+        send: @escaping @Sendable (SharedDocument) -> Void
+    ) async throws(LiveDocumentError) {
+        var logger = Logger(label: "LabClient")
+        logger.logLevel = .critical
+        let latest = Protected(0)
+        var pause = Duration.milliseconds(200)
+        while !Task.isCancelled {
+            let ending = Protected<LiveDocumentError?>(nil)
+            let heard = Protected(false)
+            _ = try? await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+                let version = latest.withLock { $0 }
+                if version > 0 {
+                    try await outbound.write(.text(#"{"type":"resume","version":\#(version)}"#))
+                }
+                for try await message in inbound.messages(maxSize: 4 << 20) {
+                    guard case .text(let text) = message else { continue }
+                    heard.withLock { $0 = true }
+                    switch read(text, id: id) {
+                    case .document(let shared):
+                        let isNew = latest.withLock { latest in
+                            guard shared.version > latest else { return false }
+                            latest = shared.version
+                            return true
                         }
+                        if isNew { send(shared) }
+                    case .deleted:
+                        ending.withLock { $0 = .deleted(id: id) }
+                        return
+                    case .other:
+                        continue
                     }
                 }
-                if let ending = ending.withLock({ $0 }) {
-                    events.send(completion: .failure(ending))
-                    return
-                }
-                if heard.withLock({ $0 }) { pause = .milliseconds(200) }
-                try? await Task.sleep(for: pause)
-                pause = min(pause * 2, .seconds(5))
             }
+            if let ending = ending.withLock({ $0 }) { throw ending }
+            if heard.withLock({ $0 }) { pause = .milliseconds(200) }
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(5))
         }
-        task.withLock { $0 = started }
     }
 
     private enum Message {

@@ -130,11 +130,8 @@ public struct HackerNewsClient: Sendable {
     public func comments(of item: HNItem, maximumDepth: Int = 10) -> AnyPublisher<HNComment, APIError> {
         precondition(maximumDepth > 0, "a walk needs at least one level")
         let client = self
-        return Deferred {
-            let walk = CommentWalk { send throws(APIError) in
-                try await client.walkComments(of: item, maximumDepth: maximumDepth, send: send)
-            }
-            return walk.events.handleEvents(receiveCancel: { withExtendedLifetime(walk) {} })
+        return AsyncEventsPublisher { send throws(APIError) in
+            try await client.walkComments(of: item, maximumDepth: maximumDepth, send: send)
         }
         .eraseToAnyPublisher()
     }

@@ -73,38 +73,3 @@ final class SharedItemRequests: Sendable {
         continuation?.resume(returning: .failure(APIError(.cancelled, method: .get, url: "item/\(id).json")))
     }
 }
-
-/// One subscription's walk of a reply tree: its task runs while the subscriber listens, and
-/// sends what it finds into a channel that honours the subscriber's demand.
-final class CommentWalk: @unchecked Sendable {
-    // @unchecked: `events` is written once, in `init`; the task is reached under its lock.
-    private(set) var events: DelegateEvents<HNComment, APIError>!
-    private let task = Protected<Task<Void, Never>?>(nil)
-    private let work: @Sendable (@escaping (HNComment) -> Void) async throws(APIError) -> Void
-
-    init(_ work: @escaping @Sendable (@escaping (HNComment) -> Void) async throws(APIError) -> Void) {
-        self.work = work
-        events = DelegateEvents(
-            onActive: { [weak self] in self?.start() },
-            onInactive: { [weak self] in self?.stop() }
-        )
-    }
-
-    private func start() {
-        let events = events!
-        let work = work
-        let started = Task {
-            do throws(APIError) {
-                try await work { events.send($0) }
-                events.send(completion: .finished)
-            } catch {
-                events.send(completion: .failure(error))
-            }
-        }
-        task.withLock { $0 = started }
-    }
-
-    private func stop() {
-        task.withLock { $0 }?.cancel()
-    }
-}
