@@ -10,7 +10,9 @@ struct LabCommand: AsyncParsableCommand {
         abstract: "Serve the lab: stream documents stored, versioned and shared over a JSON API.",
         discussion: """
             Documents are kept in a SQLite file, by default under the user's data directory \
-            ($XDG_DATA_HOME/tributary/lab.sqlite), made on first start. Writes need the token \
+            ($XDG_DATA_HOME/tributary/lab.sqlite), made on first start; with a postgres:// URL, \
+            in PostgreSQL, which several labs behind one address can share, each passing on the \
+            others' saves to its live viewers. Writes need the token \
             (--token, TRIBUTARY_LAB_TOKEN, or one made up at start and printed); a document is \
             read with its id. Ctrl-C stops the lab after the requests under way.
             """
@@ -22,7 +24,12 @@ struct LabCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 8080
 
-    @Option(help: "The SQLite file to keep documents in.")
+    @Option(
+        help: ArgumentHelp(
+            "The SQLite file to keep documents in, or a PostgreSQL server's URL.",
+            valueName: "path|postgres://user@host:port/database"
+        )
+    )
     var database: String?
 
     @Option(help: "The token writes need (TRIBUTARY_LAB_TOKEN).")
@@ -48,11 +55,21 @@ struct LabCommand: AsyncParsableCommand {
     }
 
     func serve(console: Console, shutdownSignals: [UnixSignal]) async throws {
-        let path =
-            database.map { URL(fileURLWithPath: $0) } ?? LabPaths.defaultDatabase(environment: environment)
-        let store: SQLiteDocumentStore
+        let store: any DocumentStore
+        let place: String
         do {
-            store = try SQLiteDocumentStore(path: path.path)
+            if let database, let url = URLComponents(string: database),
+                ["postgres", "postgresql"].contains(url.scheme?.lowercased())
+            {
+                store = try PostgresDocumentStore(url: database)
+                place = "PostgreSQL at \(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")\(url.path)"
+            } else {
+                let path =
+                    database.map { URL(fileURLWithPath: $0) }
+                    ?? LabPaths.defaultDatabase(environment: environment)
+                store = try SQLiteDocumentStore(path: path.path)
+                place = path.path
+            }
         } catch {
             console.note("error: \(error)")
             throw ExitCode.failure
@@ -62,8 +79,11 @@ struct LabCommand: AsyncParsableCommand {
         do {
             try await lab.run(host: host, port: port, shutdownSignals: shutdownSignals) { url in
                 console.print("Tributary lab at \(url.absoluteString)/?token=\(token)")
-                console.note("Documents in \(path.path).")
+                console.note("Documents in \(place).")
             }
+        } catch let error as DocumentStoreError {
+            console.note("error: \(error)")
+            throw ExitCode.failure
         } catch {
             console.note("error: The lab cannot serve on \(host):\(port): \(error).")
             throw ExitCode.failure

@@ -54,14 +54,10 @@ extension LabServer {
         inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter
     ) async throws {
-        guard let current = try? await store.document(id) else {
-            try await outbound.close(.unexpectedServerError, reason: "There is no such document.")
-            return
-        }
         let canWrite = isAuthorized(request)
         let (queue, queued) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(256))
         let tooSlow = Protected(false)
-        let (viewer, viewers) = hub.join(
+        let viewer = hub.join(
             id,
             LiveHub.Viewer(
                 deliver: { message in
@@ -72,12 +68,17 @@ extension LabServer {
                 disconnect: { queued.finish() }
             )
         )
-        queued.yield(LiveMessage.snapshot(current, viewers: viewers))
-        hub.send(LiveMessage.presence(viewers), to: id)
         defer {
             let left = hub.leave(id, viewer)
             hub.send(LiveMessage.presence(left), to: id)
         }
+        // Read after joining, so that a save meanwhile is in the snapshot or follows it.
+        guard let current = try? await store.document(id) else {
+            try await outbound.close(.unexpectedServerError, reason: "There is no such document.")
+            return
+        }
+        hub.show(current, to: viewer)
+        hub.send(LiveMessage.presence(hub.viewers(of: id)), to: id)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await message in queue {
@@ -98,7 +99,9 @@ extension LabServer {
                         queued.yield(LiveMessage.invalid("unknownMessage", "Messages are JSON text."))
                         continue
                     }
-                    if let reply = await handle(text, from: id, canWrite: canWrite) { queued.yield(reply) }
+                    if let reply = await handle(text, from: id, viewer: viewer, canWrite: canWrite) {
+                        queued.yield(reply)
+                    }
                 }
             } catch {
                 // An oversized or broken frame ends the connection, and nothing else.
@@ -110,7 +113,7 @@ extension LabServer {
 
     /// What the viewer is answered, if anything: a save goes to every viewer as `saved`, or to
     /// the sender alone as `conflict` or `invalid`; a resume gets the snapshot it missed.
-    private func handle(_ text: String, from id: String, canWrite: Bool) async -> String? {
+    private func handle(_ text: String, from id: String, viewer: Int, canWrite: Bool) async -> String? {
         guard let message = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
             let type = message["type"] as? String
         else {
@@ -135,7 +138,7 @@ extension LabServer {
             }
             do throws(DocumentStoreError) {
                 let saved = try await store.save(id, document: document, baseVersion: base, author: "live")
-                hub.send(LiveMessage.saved(saved), to: id)
+                hub.publish(saved)
                 return nil
             } catch {
                 switch error {
@@ -149,8 +152,8 @@ extension LabServer {
                 return LiveMessage.invalid("badMessage", "A resume names the version it has.")
             }
             guard let current = try? await store.document(id) else { return LiveMessage.deleted }
-            return current.version == version
-                ? nil : LiveMessage.snapshot(current, viewers: hub.viewers(of: id))
+            if current.version != version { hub.show(current, to: viewer, again: true) }
+            return nil
         default:
             return LiveMessage.invalid("unknownMessage", "There is no message of type \"\(type)\".")
         }

@@ -6,6 +6,9 @@ import TributaryStreams
 ///
 /// A viewer is a buffer of outgoing messages. One that fills up — a client that does not read —
 /// is disconnected rather than buffered without limit, and never holds up the others.
+///
+/// Each viewer is sent its snapshot first and then only newer versions, in order, however the
+/// saves arrive: through this instance, or from the store when several instances share it.
 final class LiveHub: Sendable {
     struct Viewer: Sendable {
         /// Queues a message; false when the viewer's buffer is full.
@@ -14,20 +17,48 @@ final class LiveHub: Sendable {
         let disconnect: @Sendable () -> Void
     }
 
+    private struct Member {
+        var viewer: Viewer
+        /// The version the viewer was last sent; nil until its snapshot.
+        var shown: Int?
+        /// The newest save that arrived before the snapshot.
+        var pending: StoredDocument?
+    }
+
     private struct State {
         var next = 0
-        var rooms: [String: [Int: Viewer]] = [:]
+        var rooms: [String: [Int: Member]] = [:]
     }
 
     private let state = Protected(State())
 
-    /// Adds a viewer of `document`; returns its number and how many view it now.
-    func join(_ document: String, _ viewer: Viewer) -> (id: Int, viewers: Int) {
+    /// Adds a viewer of `document`, to be sent ``show(_:to:)`` first; returns its number.
+    func join(_ document: String, _ viewer: Viewer) -> Int {
         state.withLock { state in
             state.next += 1
-            state.rooms[document, default: [:]][state.next] = viewer
-            return (state.next, state.rooms[document]?.count ?? 0)
+            state.rooms[document, default: [:]][state.next] = Member(viewer: viewer)
+            return state.next
         }
+    }
+
+    /// Sends viewer `id` a snapshot of `stored`, or of a newer save that arrived meanwhile,
+    /// unless it was sent that version already and `again` is false.
+    func show(_ stored: StoredDocument, to id: Int, again: Bool = false) {
+        let dropped: [Viewer] = state.withLock { state in
+            guard var member = state.rooms[stored.id]?[id] else { return [] }
+            let latest = [stored, member.pending].compactMap { $0 }.max { $0.version < $1.version } ?? stored
+            member.pending = nil
+            guard again || latest.version != member.shown else {
+                state.rooms[stored.id]?[id] = member
+                return []
+            }
+            let count = state.rooms[stored.id]?.count ?? 0
+            member.shown = max(member.shown ?? 0, latest.version)
+            state.rooms[stored.id]?[id] = member
+            let delivered = member.viewer.deliver(LiveMessage.snapshot(latest, viewers: count))
+            return delivered ? [] : [member.viewer]
+        }
+        for viewer in dropped { viewer.disconnect() }
     }
 
     /// Removes a viewer; returns how many are left.
@@ -45,19 +76,58 @@ final class LiveHub: Sendable {
         state.withLock { $0.rooms[document]?.count ?? 0 }
     }
 
-    /// Queues `message` for every viewer of `document`; those that cannot take it are
-    /// disconnected.
-    func send(_ message: String, to document: String) {
-        let viewers = state.withLock { Array(($0.rooms[document] ?? [:]).values) }
-        for viewer in viewers where !viewer.deliver(message) {
+    /// The documents that someone views.
+    func viewedDocuments() -> [String] {
+        state.withLock { Array($0.rooms.keys) }
+    }
+
+    /// Whether a viewer of `document` has not yet been sent `version`.
+    func awaits(_ document: String, version: Int) -> Bool {
+        state.withLock { state in
+            (state.rooms[document] ?? [:]).values.contains { ($0.shown ?? 0) < version }
+        }
+    }
+
+    /// Sends `stored` as `saved` to every viewer that has an older version.
+    func publish(_ stored: StoredDocument) {
+        let message = LiveMessage.saved(stored)
+        let dropped: [Viewer] = state.withLock { state in
+            guard var room = state.rooms[stored.id] else { return [] }
+            var dropped: [Viewer] = []
+            for (id, var member) in room {
+                guard let shown = member.shown else {
+                    if stored.version > member.pending?.version ?? 0 { member.pending = stored }
+                    room[id] = member
+                    continue
+                }
+                guard stored.version > shown else { continue }
+                member.shown = stored.version
+                room[id] = member
+                if !member.viewer.deliver(message) { dropped.append(member.viewer) }
+            }
+            state.rooms[stored.id] = room
+            return dropped
+        }
+        for viewer in dropped { viewer.disconnect() }
+    }
+
+    /// Tells every viewer of `document` that it is gone, and ends their connections.
+    func publishDeletion(of document: String) {
+        let viewers = state.withLock { Array(($0.rooms[document] ?? [:]).values.map(\.viewer)) }
+        for viewer in viewers {
+            _ = viewer.deliver(LiveMessage.deleted)
             viewer.disconnect()
         }
     }
 
-    /// Ends every connection to `document`.
-    func disconnectAll(from document: String) {
-        let viewers = state.withLock { Array(($0.rooms[document] ?? [:]).values) }
-        for viewer in viewers { viewer.disconnect() }
+    /// Queues `message` for every viewer of `document` that has had its snapshot; those that
+    /// cannot take it are disconnected.
+    func send(_ message: String, to document: String) {
+        let dropped: [Viewer] = state.withLock { state in
+            (state.rooms[document] ?? [:]).values.filter { $0.shown != nil && !$0.viewer.deliver(message) }
+                .map(\.viewer)
+        }
+        for viewer in dropped { viewer.disconnect() }
     }
 }
 

@@ -121,7 +121,7 @@ extension LabServer {
                         baseVersion: base,
                         author: author
                     )
-                    hub.send(LiveMessage.saved(saved), to: id)
+                    hub.publish(saved)
                     return LabJSON.response(DocumentBody(saved), headers: [.eTag: "\"\(saved.version)\""])
                 } catch {
                     guard case .conflict(let current) = error else { throw Self.labError(error) }
@@ -138,8 +138,7 @@ extension LabServer {
                 try authorize(request)
                 let id = try id(context)
                 try await stored { try await store.delete(id) }
-                hub.send(LiveMessage.deleted, to: id)
-                hub.disconnectAll(from: id)
+                hub.publishDeletion(of: id)
                 return Response(status: .noContent)
             }
         }

@@ -58,7 +58,7 @@ public struct LabServer: Sendable {
     ) async throws {
         let services = ServiceGroup(
             configuration: .init(
-                services: [application(host: host, port: port, logger: logger, onReady: onReady)],
+                services: services(application(host: host, port: port, logger: logger, onReady: onReady)),
                 gracefulShutdownSignals: shutdownSignals,
                 logger: logger
             )
@@ -77,12 +77,12 @@ public struct LabServer: Sendable {
         let (ready, readyContinuation) = AsyncStream<URL>.makeStream()
         let services = ServiceGroup(
             configuration: .init(
-                services: [
+                services: services(
                     application(host: "127.0.0.1", port: port, logger: logger) { url in
                         readyContinuation.yield(url)
                         readyContinuation.finish()
                     }
-                ],
+                ),
                 gracefulShutdownSignals: [],
                 logger: logger
             )
@@ -109,6 +109,18 @@ public struct LabServer: Sendable {
             try await group.waitForAll()
             return result
         }
+    }
+
+    /// What runs for the lab: its store, when that is a service, the follower of a store that
+    /// several instances share, and the server. A graceful shutdown ends them in reverse, so the
+    /// server finishes its requests while the store still answers.
+    private func services(_ application: some Service) -> [any Service] {
+        var services: [any Service] = []
+        if let store = store as? any Service { services.append(store) }
+        if let store = store as? any SharedDocumentStore {
+            services.append(LiveFollower(store: store, hub: hub))
+        }
+        return services + [application]
     }
 
     /// The HTTP API, with `GET /api/streams/{id}/live` upgraded to a WebSocket; idle

@@ -46,6 +46,19 @@ public struct DocumentPage: Sendable, Hashable {
     public var nextCursor: String?
 }
 
+extension DocumentPage {
+    /// The page of at most `limit` documents out of `fetched`, which holds one more when another
+    /// page follows.
+    init(fetched: [StoredDocument], limit: Int) {
+        let shown = Array(fetched.prefix(limit))
+        self.init(
+            documents: shown,
+            nextCursor: fetched.count > limit
+                ? shown.last.map { DocumentCursor.encode($0.updatedAt, $0.id) } : nil
+        )
+    }
+}
+
 /// Why the store could not do what it was asked.
 public enum DocumentStoreError: Error, Sendable, CustomStringConvertible {
     /// There is no document with the id, or no such version of it.
@@ -94,6 +107,103 @@ public protocol DocumentStore: Sendable {
     func versions(_ id: String) async throws(DocumentStoreError) -> [DocumentVersion]
     /// One version of a document.
     func version(_ id: String, number: Int) async throws(DocumentStoreError) -> StoredDocument
+}
+
+extension StoredDocument {
+    /// Version 1 of a new document, under a new id.
+    static func first(_ document: StreamDocument, author: String) -> StoredDocument {
+        StoredDocument(
+            id: DocumentID.make(),
+            version: 1,
+            updatedAt: DocumentCursor.now(),
+            author: author,
+            document: document
+        )
+    }
+
+    /// The version of `id` after `latest`, saved now.
+    static func next(
+        _ id: String,
+        after latest: Int,
+        _ document: StreamDocument,
+        author: String
+    ) -> StoredDocument {
+        StoredDocument(
+            id: id,
+            version: latest + 1,
+            updatedAt: DocumentCursor.now(),
+            author: author,
+            document: document
+        )
+    }
+
+    /// A document as a store reads it back: its body is the JSON that ``body(of:)`` made.
+    init(id: String, version: Int, updatedAt: Date, author: String, body: Data) throws(DocumentStoreError) {
+        do throws(StreamError) {
+            self.init(
+                id: id,
+                version: version,
+                updatedAt: updatedAt,
+                author: author,
+                document: try StreamDocument.decode(body)
+            )
+        } catch {
+            throw .storage("a stored document no longer reads: \(error)")
+        }
+    }
+
+    /// What a store keeps of `document`: its JSON.
+    static func body(of document: StreamDocument) throws(DocumentStoreError) -> Data {
+        do {
+            return try document.encoded()
+        } catch {
+            throw .storage("the document could not be encoded: \(error)")
+        }
+    }
+}
+
+/// A change one lab instance made to a store that several share.
+public enum DocumentChange: Sendable, Hashable {
+    /// `id` was saved as `version`.
+    case saved(id: String, version: Int)
+    /// `id` was deleted.
+    case deleted(id: String)
+    /// Changes may have been lost — the connection that brings them was down — so whatever is
+    /// shown of any document is to be read again.
+    case missed
+}
+
+/// A store that several lab instances share, which tells each of them what any of them changed,
+/// so that a save through one instance reaches the live viewers of every instance.
+public protocol SharedDocumentStore: DocumentStore {
+    /// Every save and deletion by any instance, this one's included, in the order they were
+    /// committed, until the stream is cancelled or the store stops. A stream begins with
+    /// ``DocumentChange/missed`` once the store listens, and again after each reconnection.
+    func changes() -> AsyncStream<DocumentChange>
+}
+
+/// The list's cursor: the time and id of the last document of a page, which the next page starts
+/// after.
+enum DocumentCursor {
+    static func encode(_ time: Date, _ id: String) -> String {
+        DocumentID.base64URL(Data("\(time.timeIntervalSince1970)|\(id)".utf8))
+    }
+
+    static func decode(_ text: String) -> (time: Date, id: String)? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        let parts = String(decoding: data, as: UTF8.self).split(separator: "|", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let time = Double(parts[0]), DocumentID.isWellFormed(parts[1]) else {
+            return nil
+        }
+        return (Date(timeIntervalSince1970: time), parts[1])
+    }
+
+    /// The time now, to the millisecond, so that what a store keeps reads back the same.
+    static func now() -> Date {
+        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
 }
 
 /// Ids with 128 random bits, in URL-safe base 64 without padding.

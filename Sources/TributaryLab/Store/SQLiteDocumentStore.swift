@@ -56,14 +56,8 @@ public final class SQLiteDocumentStore: DocumentStore {
         _ document: StreamDocument,
         author: String
     ) async throws(DocumentStoreError) -> StoredDocument {
-        let body = try Self.encode(document)
-        let stored = StoredDocument(
-            id: DocumentID.make(),
-            version: 1,
-            updatedAt: Self.now(),
-            author: author,
-            document: document
-        )
+        let body = try StoredDocument.body(of: document)
+        let stored = StoredDocument.first(document, author: author)
         try await write { db in
             try db.execute(
                 sql: "INSERT INTO documents (id, version, updated_at) VALUES (?, 1, ?)",
@@ -95,7 +89,7 @@ public final class SQLiteDocumentStore: DocumentStore {
         baseVersion: Int,
         author: String
     ) async throws(DocumentStoreError) -> StoredDocument {
-        let body = try Self.encode(document)
+        let body = try StoredDocument.body(of: document)
         let outcome: Result<StoredDocument, DocumentStoreError> = try await write { db in
             guard
                 let latest = try Int.fetchOne(
@@ -118,13 +112,7 @@ public final class SQLiteDocumentStore: DocumentStore {
                         ?? .notFound(id: id)
                 )
             }
-            let stored = StoredDocument(
-                id: id,
-                version: latest + 1,
-                updatedAt: Self.now(),
-                author: author,
-                document: document
-            )
+            let stored = StoredDocument.next(id, after: latest, document, author: author)
             try db.execute(
                 sql: "UPDATE documents SET version = ?, updated_at = ? WHERE id = ?",
                 arguments: [stored.version, stored.updatedAt.timeIntervalSince1970, id]
@@ -148,9 +136,9 @@ public final class SQLiteDocumentStore: DocumentStore {
         var where_ = ""
         var values: StatementArguments = []
         if let cursor {
-            guard let (time, id) = Self.decodeCursor(cursor) else { throw .invalidCursor }
+            guard let (time, id) = DocumentCursor.decode(cursor) else { throw .invalidCursor }
             where_ = "WHERE (d.updated_at < ? OR (d.updated_at = ? AND d.id < ?))"
-            values = [time, time, id]
+            values = [time.timeIntervalSince1970, time.timeIntervalSince1970, id]
         }
         values += [limit + 1]
         let (condition, arguments) = (where_, values)
@@ -165,11 +153,7 @@ public final class SQLiteDocumentStore: DocumentStore {
                 arguments: arguments
             ).map(Self.stored)
         }
-        let shown = Array(documents.prefix(limit))
-        let next =
-            documents.count > limit
-            ? shown.last.map { Self.encodeCursor($0.updatedAt.timeIntervalSince1970, $0.id) } : nil
-        return DocumentPage(documents: shown, nextCursor: next)
+        return DocumentPage(fetched: documents, limit: limit)
     }
 
     public func versions(_ id: String) async throws(DocumentStoreError) -> [DocumentVersion] {
@@ -236,45 +220,12 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     private static func stored(_ row: Row) throws(DocumentStoreError) -> StoredDocument {
-        let body: Data = row["body"]
-        do throws(StreamError) {
-            return StoredDocument(
-                id: row["document_id"],
-                version: row["number"],
-                updatedAt: Date(timeIntervalSince1970: row["saved_at"]),
-                author: row["author"],
-                document: try StreamDocument.decode(body)
-            )
-        } catch {
-            throw .storage("a stored document no longer reads: \(error)")
-        }
-    }
-
-    private static func encode(_ document: StreamDocument) throws(DocumentStoreError) -> Data {
-        do {
-            return try document.encoded()
-        } catch {
-            throw .storage("the document could not be encoded: \(error)")
-        }
-    }
-
-    /// The time now, to the millisecond, so that what is stored reads back the same.
-    private static func now() -> Date {
-        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded() / 1000)
-    }
-
-    private static func encodeCursor(_ time: Double, _ id: String) -> String {
-        DocumentID.base64URL(Data("\(time)|\(id)".utf8))
-    }
-
-    private static func decodeCursor(_ text: String) -> (Double, String)? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        let parts = String(decoding: data, as: UTF8.self).split(separator: "|", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let time = Double(parts[0]), DocumentID.isWellFormed(parts[1]) else {
-            return nil
-        }
-        return (time, parts[1])
+        try StoredDocument(
+            id: row["document_id"],
+            version: row["number"],
+            updatedAt: Date(timeIntervalSince1970: row["saved_at"]),
+            author: row["author"],
+            body: row["body"]
+        )
     }
 }

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+import TributaryLab
+import TributaryStreams
+
+func sample(_ name: String) throws -> StreamDocument {
+    try StreamDocument.decode(document(named: name))
+}
+
+/// The store on both backends: real SQLite files, and a real PostgreSQL server.
+@Suite(.timeLimit(.minutes(1)))
+struct DocumentStoreTests {
+    /// What was saved is there when the store is opened again.
+    @Test(arguments: StoreBackend.available)
+    func keepsDocumentsAcrossReopening(_ backend: StoreBackend) async throws {
+        try await backend.withPlace { place in
+            let id = try await place.withStore { store in
+                let created = try await store.create(try sample("Kept"), author: "ada")
+                _ = try await store.save(
+                    created.id,
+                    document: try sample("Kept twice"),
+                    baseVersion: 1,
+                    author: "bob"
+                )
+                return created.id
+            }
+            try await place.withStore { reopened in
+                let document = try await reopened.document(id)
+                #expect(document.version == 2 && document.author == "bob" && document.title == "Kept twice")
+                #expect(try await reopened.versions(id).map(\.author) == ["ada", "bob"])
+                #expect(try await reopened.version(id, number: 1).document == (try sample("Kept")))
+                #expect(try await reopened.version(id, number: 2).updatedAt == document.updatedAt)
+            }
+        }
+    }
+
+    /// Of saves racing from the same version, exactly one wins; the others conflict with the
+    /// winner, and the versions stay consecutive.
+    @Test(arguments: StoreBackend.available)
+    func letsOneOfRacingSavesWin(_ backend: StoreBackend) async throws {
+        try await backend.withPlace { place in
+            try await place.withStore { store in
+                let created = try await store.create(try sample("Raced"), author: "ada")
+                let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for index in 0..<8 {
+                        let document = try sample("Writer \(index)")
+                        group.addTask {
+                            do {
+                                _ = try await store.save(
+                                    created.id,
+                                    document: document,
+                                    baseVersion: 1,
+                                    author: "w\(index)"
+                                )
+                                return true
+                            } catch {
+                                guard case .conflict(let current)? = error as? DocumentStoreError else {
+                                    throw error
+                                }
+                                #expect(current.version == 2)
+                                return false
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: [Bool]()) { $0.append($1) }
+                }
+                #expect(outcomes.filter { $0 }.count == 1)
+                #expect(try await store.versions(created.id).map(\.number) == [1, 2])
+            }
+        }
+    }
+
+    /// The list pages newest first, each document once, and refuses a cursor it did not make.
+    @Test(arguments: StoreBackend.available)
+    func pagesNewestFirst(_ backend: StoreBackend) async throws {
+        try await backend.withPlace { place in
+            try await place.withStore { store in
+                var made: [String] = []
+                for index in 0..<7 {
+                    made.append(try await store.create(try sample("Doc \(index)"), author: "ada").id)
+                }
+                _ = try await store.save(
+                    made[2],
+                    document: try sample("Doc 2 again"),
+                    baseVersion: 1,
+                    author: "bob"
+                )
+                var seen: [StoredDocument] = []
+                var cursor: String?
+                repeat {
+                    let page = try await store.list(limit: 3, after: cursor)
+                    #expect(page.documents.count <= 3)
+                    seen += page.documents
+                    cursor = page.nextCursor
+                } while cursor != nil
+                #expect(seen.map(\.id).sorted() == made.sorted())
+                #expect(seen.first?.id == made[2] && seen.first?.version == 2)
+                #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.updatedAt >= $1.updatedAt })
+                await #expect(throws: DocumentStoreError.self) {
+                    _ = try await store.list(limit: 3, after: "bm90IGEgY3Vyc29y")
+                }
+            }
+        }
+    }
+
+    /// Deleting removes the document and its history, and nothing else.
+    @Test(arguments: StoreBackend.available)
+    func deletesWithItsHistory(_ backend: StoreBackend) async throws {
+        try await backend.withPlace { place in
+            try await place.withStore { store in
+                let gone = try await store.create(try sample("Gone"), author: "ada")
+                let kept = try await store.create(try sample("Kept"), author: "ada")
+                _ = try await store.save(
+                    gone.id,
+                    document: try sample("Gone 2"),
+                    baseVersion: 1,
+                    author: "ada"
+                )
+                try await store.delete(gone.id)
+                await #expect(throws: DocumentStoreError.self) { _ = try await store.versions(gone.id) }
+                await #expect(throws: DocumentStoreError.self) {
+                    _ = try await store.version(gone.id, number: 1)
+                }
+                #expect(try await store.document(kept.id).title == "Kept")
+                #expect(try await store.list(limit: 10, after: nil).documents.map(\.id) == [kept.id])
+            }
+        }
+    }
+
+    @Test(arguments: StoreBackend.available)
+    func reportsWhatIsNotThere(_ backend: StoreBackend) async throws {
+        try await backend.withPlace { place in
+            try await place.withStore { store in
+                for operation in [
+                    { _ = try await store.document("AAAAAAAAAAAAAAAAAAAAAA") },
+                    { try await store.delete("AAAAAAAAAAAAAAAAAAAAAA") },
+                    { _ = try await store.versions("AAAAAAAAAAAAAAAAAAAAAA") },
+                    {
+                        _ = try await store.save(
+                            "AAAAAAAAAAAAAAAAAAAAAA",
+                            document: try sample("X"),
+                            baseVersion: 1,
+                            author: "a"
+                        )
+                    },
+                ] as [@Sendable () async throws -> Void] {
+                    do {
+                        try await operation()
+                        Issue.record("it succeeded")
+                    } catch {
+                        guard case .notFound = error as? DocumentStoreError else {
+                            Issue.record("\(error)")
+                            continue
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A file that is not a database is refused with a clear error, and left as it was.
+    @Test func refusesAFileThatIsNoDatabase() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appending(path: "lab.sqlite")
+        try Data("not a database, just text that is long enough to fill a header page".utf8).write(to: file)
+        #expect(throws: DocumentStoreError.self) { try SQLiteDocumentStore(path: file.path) }
+        #expect(try String(contentsOf: file, encoding: .utf8).hasPrefix("not a database"))
+    }
+}
