@@ -52,6 +52,10 @@ public enum LiveDocumentError: Error, Sendable, CustomStringConvertible {
 ///     .switchToLatest()
 /// ```
 public struct LabClient: Sendable {
+    /// The largest message the lab sends on a live connection: a document of 1 MiB and its
+    /// envelope.
+    static let maximumMessageSize = (1 << 20) + (64 << 10)
+
     /// The client of the JSON API.
     public var api: APIClient
     /// The lab's base URL.
@@ -154,7 +158,12 @@ enum LiveConnection {
         while !Task.isCancelled {
             let ending = Protected<LiveDocumentError?>(nil)
             let heard = Protected(false)
-            _ = try? await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+            // Frames as large as the lab sends: a document of up to 1 MiB and its envelope.
+            _ = try? await WebSocketClient.connect(
+                url: url,
+                configuration: .init(maxFrameSize: LabClient.maximumMessageSize),
+                logger: logger
+            ) { inbound, outbound, _ in
                 let version = latest.withLock { $0 }
                 if version > 0 {
                     try await outbound.write(.text(#"{"type":"resume","version":\#(version)}"#))

@@ -81,6 +81,29 @@ struct LabClientTests {
         }
     }
 
+    /// A document far larger than a WebSocket frame's usual 16 KiB arrives whole, and so does
+    /// each save of it.
+    @Test func followsALargeDocument() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "client-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(database: folder.appending(path: "lab.sqlite")) { _, client in
+            let large = try StreamDocument.decode(document(named: "Large", values: Array(0..<4_000)))
+            #expect(try large.encoded().count > 100 << 10)
+            let created = try await client.create(large)
+            let received = Locked<[SharedDocument]>([])
+            let subscription = client.live(created.id).sink(
+                receiveCompletion: { _ in },
+                receiveValue: { shared in received.withLock { $0.append(shared) } }
+            )
+            try await waitUntil { received.current.count == 1 }
+            _ = try await client.save(created.id, document: large, baseVersion: 1)
+            try await waitUntil { received.current.count == 2 }
+            #expect(received.current.map(\.version) == [1, 2])
+            #expect(received.current.allSatisfy { $0.document == large })
+            subscription.cancel()
+        }
+    }
+
     /// The lab restarts on the same port and file while a client listens: the client connects
     /// again, resumes, and publishes what was saved meanwhile, once.
     @Test func reconnectsAfterTheLabRestarts() async throws {
