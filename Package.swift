@@ -142,6 +142,10 @@ let package = Package(
             dependencies: [
                 "Tributary",
                 "TributaryStreams",
+                "NewsAPI",
+                "TributaryHTTP",
+                "TributaryImages",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -153,7 +157,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]
+            ],
+            resources: [.copy("Web"), .copy("Examples")]
         ),
         .target(
             name: "TributaryLabClient",
@@ -315,6 +320,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 "TributaryLab",
+                "NewsSandbox",
+                "TributaryImages",
                 "TributaryLabClient",
                 "Tributary",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),

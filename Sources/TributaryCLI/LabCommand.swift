@@ -1,5 +1,9 @@
 import ArgumentParser
 import Foundation
+import NewsAPI
+import NewsSandbox
+import TributaryAsyncHTTPClient
+import TributaryHTTP
 import TributaryLab
 import UnixSignals
 
@@ -15,6 +19,10 @@ struct LabCommand: AsyncParsableCommand {
             others' saves to its live viewers. Writes need the token \
             (--token, TRIBUTARY_LAB_TOKEN, or one made up at start and printed); a document is \
             read with its id. Ctrl-C stops the lab after the requests under way.
+
+            The lab's pages — a news reader and an editor for stream documents — are at its \
+            address. The news comes from NewsAPI.org with NEWSAPI_KEY, from --news-base-url \
+            (NEWSAPI_BASE_URL), or else from a sandbox started in this process.
             """
     )
 
@@ -35,10 +43,16 @@ struct LabCommand: AsyncParsableCommand {
     @Option(help: "The token writes need (TRIBUTARY_LAB_TOKEN).")
     var token: String?
 
+    @Option(
+        name: .customLong("news-base-url"),
+        help: "A server that speaks the NewsAPI protocol (NEWSAPI_BASE_URL); the key is NEWSAPI_KEY."
+    )
+    var newsBaseURL: String?
+
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
     enum CodingKeys: CodingKey {
-        case host, port, database, token
+        case host, port, database, token, newsBaseURL
     }
 
     func validate() throws {
@@ -47,6 +61,10 @@ struct LabCommand: AsyncParsableCommand {
             token.count < 16 || token.contains(where: \.isWhitespace)
         {
             throw ValidationError("The token must be at least 16 characters, without spaces.")
+        }
+        if let text = newsBaseURL ?? environment["NEWSAPI_BASE_URL"], NewsCommand.Connection.url(text) == nil
+        {
+            throw ValidationError("The news base URL \"\(text)\" is not an http or https URL.")
         }
     }
 
@@ -75,11 +93,13 @@ struct LabCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let token = token ?? environment["TRIBUTARY_LAB_TOKEN"] ?? LabServer.makeToken()
-        let lab = LabServer(store: store, token: token)
         do {
-            try await lab.run(host: host, port: port, shutdownSignals: shutdownSignals) { url in
-                console.print("Tributary lab at \(url.absoluteString)/?token=\(token)")
-                console.note("Documents in \(place).")
+            try await withNews(console: console) { news in
+                let lab = LabServer(store: store, token: token, news: news)
+                try await lab.run(host: host, port: port, shutdownSignals: shutdownSignals) { url in
+                    console.print("Tributary lab at \(url.absoluteString)/?token=\(token)")
+                    console.note("Documents in \(place).")
+                }
             }
         } catch let error as DocumentStoreError {
             console.note("error: \(error)")
@@ -87,6 +107,37 @@ struct LabCommand: AsyncParsableCommand {
         } catch {
             console.note("error: The lab cannot serve on \(host):\(port): \(error).")
             throw ExitCode.failure
+        }
+    }
+
+    /// Runs `body` with the news reader's client: NewsAPI.org with a key, the server of
+    /// --news-base-url, or a sandbox in this process.
+    private func withNews(console: Console, _ body: (LabNews) async throws -> Void) async throws {
+        let key = environment["NEWSAPI_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let base = (newsBaseURL ?? environment["NEWSAPI_BASE_URL"]).flatMap(NewsCommand.Connection.url)
+        let imageCache = LabPaths.defaultImageCache(environment: environment)
+        try await AsyncHTTPClientTransport.withTransport { transport in
+            if key == nil, base == nil {
+                try await NewsSandbox.withRunning { url in
+                    console.note("No NEWSAPI_KEY set: the news comes from the built-in sandbox at \(url).")
+                    let news = try LabNews.reading(
+                        baseURL: url,
+                        apiKey: NewsSandbox.demoKey,
+                        transport: transport,
+                        trusted: HTTPOrigin(url).map { [$0] } ?? [],
+                        imageCache: imageCache
+                    )
+                    try await body(news)
+                }
+            } else {
+                let news = try LabNews.reading(
+                    baseURL: base ?? NewsClient.newsAPIBaseURL,
+                    apiKey: key,
+                    transport: transport,
+                    imageCache: imageCache
+                )
+                try await body(news)
+            }
         }
     }
 }

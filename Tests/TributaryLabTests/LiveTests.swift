@@ -20,7 +20,14 @@ final class LiveViewer: Sendable {
         var logger = Logger(label: "LiveViewer")
         logger.logLevel = .critical
         connection = Task {
-            try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+            try await WebSocketClient.connect(
+                url: url,
+                configuration: .init(maxFrameSize: 4 << 20),
+                logger: logger
+            ) {
+                inbound,
+                outbound,
+                _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await text in messages { try await outbound.write(.text(text)) }

@@ -26,6 +26,7 @@ extension LabServer {
             let id = context.requestContext.parameters.get("id") ?? ""
             try await live(id: id, request: context.request, inbound: inbound, outbound: outbound)
         }
+        addNewsLive(to: router)
         return router
     }
 
@@ -54,7 +55,9 @@ extension LabServer {
         inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter
     ) async throws {
-        let canWrite = isAuthorized(request)
+        // The upgrade came from the lab's own pages or from no browser, so the cookie counts too.
+        let canWrite =
+            isAuthorized(request) || Self.cookie(Self.sessionCookie, in: request).map(matchesToken) == true
         let (queue, queued) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(256))
         let tooSlow = Protected(false)
         let viewer = hub.join(
@@ -69,8 +72,8 @@ extension LabServer {
             )
         )
         defer {
-            let left = hub.leave(id, viewer)
-            hub.send(LiveMessage.presence(left), to: id)
+            hub.leave(id, viewer)
+            hub.announcePresence(of: id)
         }
         // Read after joining, so that a save meanwhile is in the snapshot or follows it.
         guard let current = try? await store.document(id) else {
@@ -78,7 +81,7 @@ extension LabServer {
             return
         }
         hub.show(current, to: viewer)
-        hub.send(LiveMessage.presence(hub.viewers(of: id)), to: id)
+        hub.announcePresence(of: id)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await message in queue {

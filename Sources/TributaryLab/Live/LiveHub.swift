@@ -28,7 +28,13 @@ final class LiveHub: Sendable {
     private struct State {
         var next = 0
         var rooms: [String: [Int: Member]] = [:]
+        /// The documents whose viewer count is about to be announced.
+        var announcing: Set<String> = []
     }
+
+    /// How long joins and leaves are gathered into one presence message: a crowd arriving at
+    /// once costs each viewer a few messages rather than one per arrival.
+    static let presenceInterval = Duration.milliseconds(50)
 
     private let state = Protected(State())
 
@@ -117,6 +123,20 @@ final class LiveHub: Sendable {
         for viewer in viewers {
             _ = viewer.deliver(LiveMessage.deleted)
             viewer.disconnect()
+        }
+    }
+
+    /// Tells every viewer of `document` how many view it, once the joins and leaves of the next
+    /// ``presenceInterval`` are in.
+    func announcePresence(of document: String) {
+        guard state.withLock({ $0.announcing.insert(document).inserted }) else { return }
+        Task {
+            try? await Task.sleep(for: Self.presenceInterval)
+            let viewers = state.withLock { state in
+                state.announcing.remove(document)
+                return state.rooms[document]?.count ?? 0
+            }
+            if viewers > 0 { send(LiveMessage.presence(viewers), to: document) }
         }
     }
 

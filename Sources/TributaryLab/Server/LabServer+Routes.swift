@@ -44,7 +44,7 @@ extension LabServer {
                     ]
                 )
             }
-            return LabJSON.response(["lab": "Tributary", "streams": "/api/streams", "health": "/api/health"])
+            return WebAssets.bundled.response("index.html", to: request) ?? Response(status: .notFound)
         }
         router.get("api/streams") { request, _ in
             try await answer {
@@ -85,13 +85,27 @@ extension LabServer {
         router.get("api/streams/:id") { request, context in
             try await answer {
                 let id = try id(context)
-                let current = try await stored { try await store.document(id) }
-                if request.headers[.ifNoneMatch].map({ Self.versions(in: $0).contains(current.version) })
-                    == true
-                {
-                    return Response(status: .notModified, headers: [.eTag: "\"\(current.version)\""])
+                let version = try await stored { try await store.latestVersion(id) }
+                let eTag = "\"\(version)\""
+                if request.headers[.ifNoneMatch].map({ Self.versions(in: $0).contains(version) }) == true {
+                    return Response(status: .notModified, headers: [.eTag: eTag])
                 }
-                return LabJSON.response(DocumentBody(current), headers: [.eTag: "\"\(current.version)\""])
+                // A version never changes, so its encoded answer is kept and sent again as it is.
+                let body: ByteBuffer
+                if let cached = bodies.body(of: id, version: version) {
+                    body = cached
+                } else {
+                    let current = try await stored { try await store.version(id, number: version) }
+                    body = ByteBuffer(
+                        bytes: (try? LabJSON.encoder.encode(DocumentBody(current))) ?? Data("{}".utf8)
+                    )
+                    bodies.keep(body, of: id, version: version)
+                }
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "application/json; charset=utf-8", .eTag: eTag],
+                    body: .init(byteBuffer: body)
+                )
             }
         }
         router.put("api/streams/:id") { request, context in
@@ -191,7 +205,7 @@ extension LabServer {
     // MARK: Pieces of the routes
 
     /// Runs `body`, answering a ``LabError`` it throws with its JSON.
-    private func answer(_ body: () async throws -> Response) async throws -> Response {
+    func answer(_ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
         } catch let error as LabError {
@@ -250,7 +264,7 @@ extension LabServer {
     }
 
     /// Compares `given` with the token in time that does not depend on where they differ.
-    private func matchesToken(_ given: String) -> Bool {
+    func matchesToken(_ given: String) -> Bool {
         let given = Array(given.utf8)
         let expected = Array(token.utf8)
         var difference = UInt8(given.count == expected.count ? 0 : 1)
@@ -316,7 +330,7 @@ extension LabServer {
         )
     }
 
-    private func streamsOperation<Value>(_ body: () throws(StreamError) -> Value) throws(LabError) -> Value {
+    func streamsOperation<Value>(_ body: () throws(StreamError) -> Value) throws(LabError) -> Value {
         do throws(StreamError) {
             return try body()
         } catch {

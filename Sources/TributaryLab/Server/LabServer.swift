@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 public import Logging
 import NIOCore
 import ServiceLifecycle
+import Tributary
 import TributaryStreams
 public import UnixSignals
 
@@ -29,12 +30,17 @@ public struct LabServer: Sendable {
     public let token: String
     /// The largest request body accepted, in bytes: 1 MiB.
     public var maximumBodySize = 1 << 20
+    /// The news reader's client and thumbnails; without it the lab serves no news.
+    public var news: LabNews?
     /// The live viewers of each document.
     let hub = LiveHub()
+    /// The encoded answers of recently read versions.
+    let bodies = DocumentBodies(capacity: 1_000)
 
-    public init(store: any DocumentStore, token: String) {
+    public init(store: any DocumentStore, token: String, news: LabNews? = nil) {
         self.store = store
         self.token = token
+        self.news = news
     }
 
     /// A token of 128 random bits, for a lab started without one.
@@ -43,7 +49,10 @@ public struct LabServer: Sendable {
     /// The router that serves the API; tests serve it on a port of their own.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: SecurityHeaders())
         addRoutes(to: router)
+        addAppRoutes(to: router)
+        addNewsRoutes(to: router)
         return router
     }
 
@@ -170,5 +179,43 @@ public enum LabPaths {
                 )
         #endif
         return base.appending(path: "tributary/lab.sqlite")
+    }
+
+    /// `$XDG_CACHE_HOME/tributary/images`, else `~/.cache/tributary/images`; on Apple platforms,
+    /// in Caches.
+    public static func defaultImageCache(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        #if canImport(Darwin)
+            let base = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+        #else
+            let base =
+                environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appending(path: ".cache")
+        #endif
+        return base.appending(path: "tributary/images")
+    }
+}
+
+/// The encoded answers of `GET /api/streams/{id}`, by document and version: a version never
+/// changes, so its answer is encoded once. Holds the latest read version of at most `capacity`
+/// documents.
+final class DocumentBodies: Sendable {
+    private let capacity: Int
+    private let entries = Protected<[String: (version: Int, body: ByteBuffer)]>([:])
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func body(of id: String, version: Int) -> ByteBuffer? {
+        entries.withLock { entries in entries[id].flatMap { $0.version == version ? $0.body : nil } }
+    }
+
+    func keep(_ body: ByteBuffer, of id: String, version: Int) {
+        entries.withLock { entries in
+            if entries[id] == nil, entries.count >= capacity, let any = entries.keys.first {
+                entries[any] = nil
+            }
+            if (entries[id]?.version ?? 0) <= version { entries[id] = (version, body) }
+        }
     }
 }

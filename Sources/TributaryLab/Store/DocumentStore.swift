@@ -107,6 +107,14 @@ public protocol DocumentStore: Sendable {
     func versions(_ id: String) async throws(DocumentStoreError) -> [DocumentVersion]
     /// One version of a document.
     func version(_ id: String, number: Int) async throws(DocumentStoreError) -> StoredDocument
+    /// The number of a document's latest version, without reading the document.
+    func latestVersion(_ id: String) async throws(DocumentStoreError) -> Int
+}
+
+extension DocumentStore {
+    public func latestVersion(_ id: String) async throws(DocumentStoreError) -> Int {
+        try await document(id).version
+    }
 }
 
 extension StoredDocument {

@@ -372,6 +372,20 @@ public final class PostgresDocumentStore: SharedDocumentStore, Service {
         return found
     }
 
+    public func latestVersion(_ id: String) async throws(DocumentStoreError) -> Int {
+        let found = try await transaction { connection, logger in
+            var found: Int?
+            let rows = try await connection.query(
+                "SELECT version FROM lab_documents WHERE id = \(id)",
+                logger: logger
+            )
+            for try await version in rows.decode(Int.self) { found = version }
+            return found
+        }
+        guard let found else { throw .notFound(id: id) }
+        return found
+    }
+
     // MARK: Helpers
 
     private func transaction<Value: Sendable>(

@@ -1,0 +1,191 @@
+public import CombineSchedulers
+public import Foundation
+public import NewsAPI
+public import Tributary
+public import TributaryHTTP
+public import TributaryImages
+
+/// What the lab's news reader reads with: a NewsAPI client, an image pipeline for thumbnails,
+/// and where its view models wait.
+///
+/// The pages never talk to NewsAPI or to image hosts: the lab holds the key, and its `/img`
+/// route fetches only the pictures it has itself put on a page, or those of `imageHosts`.
+public struct LabNews: Sendable {
+    /// Where articles and sources come from.
+    public var client: NewsClient
+    /// Fetches, caches and resizes thumbnails.
+    public var images: ImagePipeline
+    /// Hosts whose pictures `/img` fetches even when no page was given them.
+    public var imageHosts: Set<String>
+    /// Where the view models debounce and publish; the main queue unless a test passes another.
+    public var scheduler: AnySchedulerOf<DispatchQueue>
+    /// How long typing must pause before a search is sent.
+    public var debounce: Duration
+    /// The pictures handed to pages, which `/img` may fetch.
+    let handedOut = HandedOut(capacity: 20_000)
+    /// Encoded thumbnails, so that a repeated request costs a lookup.
+    let thumbnails = ThumbnailCache(capacity: 32 << 20)
+
+    public init(
+        client: NewsClient,
+        images: ImagePipeline,
+        imageHosts: Set<String> = [],
+        scheduler: AnySchedulerOf<DispatchQueue> = .main,
+        debounce: Duration = .milliseconds(300)
+    ) {
+        self.client = client
+        self.images = images
+        self.imageHosts = imageHosts
+        self.scheduler = scheduler
+        self.debounce = debounce
+    }
+
+    /// ``debounce`` as the view models take it.
+    var debounceStride: DispatchQueue.SchedulerTimeType.Stride {
+        .nanoseconds(
+            Int(debounce.components.seconds * 1_000_000_000 + debounce.components.attoseconds / 1_000_000_000)
+        )
+    }
+
+    /// The `/img` address of `url` at `width` pixels, which a page may then load.
+    func thumbnail(of url: URL, width: Int = 320) -> String {
+        handedOut.insert(url.absoluteString)
+        var components = URLComponents()
+        components.path = "/img"
+        components.queryItems = [
+            .init(name: "url", value: url.absoluteString), .init(name: "w", value: "\(width)"),
+        ]
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(
+            of: "+",
+            with: "%2B"
+        )
+        return components.string ?? "/img"
+    }
+
+    /// Whether `/img` may fetch `url`.
+    func mayFetch(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return false
+        }
+        return handedOut.contains(url.absoluteString)
+            || url.host.map { imageHosts.contains($0.lowercased()) } == true
+    }
+}
+
+/// A set that forgets its oldest members beyond `capacity`.
+final class HandedOut: Sendable {
+    private struct State {
+        var members: Set<String> = []
+        var order: [String] = []
+        var start = 0
+    }
+
+    private let capacity: Int
+    private let state = Protected(State())
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func insert(_ member: String) {
+        state.withLock { state in
+            guard state.members.insert(member).inserted else { return }
+            state.order.append(member)
+            if state.order.count - state.start > capacity {
+                state.members.remove(state.order[state.start])
+                state.start += 1
+                if state.start > capacity {
+                    state.order.removeFirst(state.start)
+                    state.start = 0
+                }
+            }
+        }
+    }
+
+    func contains(_ member: String) -> Bool { state.withLock { $0.members.contains(member) } }
+}
+
+/// Encoded thumbnails by key, the least recently used leaving first beyond `capacity` bytes.
+final class ThumbnailCache: Sendable {
+    struct Entry: Sendable {
+        var data: Data
+        var eTag: String
+        var used: UInt64
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    private let capacity: Int
+    private let state = Protected(State())
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func get(_ key: String) -> Entry? {
+        state.withLock { state in
+            guard var entry = state.entries[key] else { return nil }
+            state.clock += 1
+            entry.used = state.clock
+            state.entries[key] = entry
+            return entry
+        }
+    }
+
+    func set(_ key: String, data: Data, eTag: String) {
+        state.withLock { state in
+            state.clock += 1
+            if let old = state.entries.updateValue(
+                Entry(data: data, eTag: eTag, used: state.clock),
+                forKey: key
+            ) {
+                state.bytes -= old.data.count
+            }
+            state.bytes += data.count
+            while state.bytes > capacity,
+                let oldest = state.entries.min(by: { $0.value.used < $1.value.used })
+            {
+                state.entries[oldest.key] = nil
+                state.bytes -= oldest.value.data.count
+            }
+        }
+    }
+}
+
+extension LabNews {
+    /// A news reader on the NewsAPI server at `baseURL`, whose RSS feeds and thumbnails — whose
+    /// addresses come from outside — reach only public addresses and the origins in `trusted`,
+    /// such as an in-process sandbox.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The NewsAPI server, or any that speaks its protocol.
+    ///   - apiKey: Its key; it stays on the server, and never reaches a page.
+    ///   - transport: What carries every exchange.
+    ///   - trusted: Origins reached whatever their address.
+    ///   - imageCache: A folder for the originals of thumbnails; nil keeps them in memory only.
+    public static func reading(
+        baseURL: URL,
+        apiKey: String?,
+        transport: any HTTPTransporting,
+        trusted: Set<HTTPOrigin> = [],
+        imageCache: URL? = nil
+    ) throws -> LabNews {
+        let policy = AddressPolicy.publicOnly(allowing: trusted)
+        var client = NewsClient(apiKey: apiKey, baseURL: baseURL, transport: transport)
+        client.feedAPI.addressPolicy = policy
+        let images = APIClient(
+            baseURL: baseURL,
+            transport: transport,
+            retryPolicy: .never,
+            addressPolicy: policy
+        )
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                dataLoader: DataLoader(client: images, maximumDataSize: 20 << 20),
+                imageCache: ImageCache(),
+                dataCache: try imageCache.map { try DataCache(directory: $0, sizeLimit: 200 << 20) }
+            )
+        )
+        return LabNews(client: client, images: pipeline, imageHosts: [])
+    }
+}

@@ -1,0 +1,255 @@
+import CombineSchedulers
+import Foundation
+import NewsAPI
+import Tributary
+
+/// One page's news reader: an ``ArticlesViewModel`` and a ``SourcesViewModel``, the same an iOS
+/// app uses, fed the page's inputs and sending back their state as JSON whenever it changes.
+///
+/// Inputs: `{"type":"input","feed":{"kind":"top"|"category"|"search"|"source"|"feed",…},
+/// "searchText":"…"}`, `{"type":"loadMore"}`, `{"type":"refresh"}` and
+/// `{"type":"sources","country":…,"category":…,"searchText":…}`. Outputs: `{"type":"articles",…}`
+/// and `{"type":"sources",…}`, each a whole state.
+@MainActor
+final class NewsSession {
+    private let news: LabNews
+    private let send: @Sendable (String) -> Void
+    private var articles: ArticlesViewModel?
+    private var sources: SourcesViewModel?
+    private var subscriptions: Set<AnyCancellable> = []
+    /// The request whose answer is loading, and the search text of the answer shown.
+    private var loading: ArticlesViewModel.PageRequest?
+    private var shownQuery = ""
+    private var lastSent: [String: String] = [:]
+
+    init(news: LabNews, send: @escaping @Sendable (String) -> Void) {
+        self.news = news
+        self.send = send
+    }
+
+    /// Acts on one message from the page.
+    func handle(_ text: String) {
+        guard let message = try? JSONDecoder().decode(Input.self, from: Data(text.utf8)) else {
+            send(LiveMessage.invalid("malformedJSON", "A message is a JSON object with a type."))
+            return
+        }
+        switch message.type {
+        case "input":
+            guard let given = message.feed, let feed = given.feed else {
+                send(
+                    LiveMessage.invalid(
+                        "badFeed",
+                        "The feed is one of top, category, search, source and feed."
+                    )
+                )
+                return
+            }
+            let searchText = String((message.searchText ?? "").prefix(500))
+            if let articles {
+                if articles.feed != feed { articles.feed = feed }
+                if articles.searchText != searchText { articles.searchText = searchText }
+            } else {
+                start(feed: feed, searchText: searchText)
+            }
+        case "loadMore":
+            articles?.loadMore()
+        case "refresh":
+            articles?.refresh()
+        case "sources":
+            let country = message.country.flatMap { $0.isEmpty ? nil : $0 }
+            let category = message.category.flatMap(NewsCategory.init(rawValue:))
+            let model = sources ?? startSources()
+            if model.country != country { model.country = country }
+            if model.category != category { model.category = category }
+            if model.searchText != message.searchText ?? "" { model.searchText = message.searchText ?? "" }
+        default:
+            send(LiveMessage.invalid("unknownMessage", "There is no message of type \"\(message.type)\"."))
+        }
+    }
+
+    private func start(feed: ArticlesViewModel.Feed, searchText: String) {
+        let model = ArticlesViewModel(
+            feed: feed,
+            searchText: searchText,
+            client: news.client,
+            scheduler: news.scheduler,
+            debounce: news.debounceStride
+        )
+        articles = model
+        model.objectWillChange
+            .receive(on: news.scheduler)
+            .sink { [weak self] _ in self?.pushArticles() }
+            .store(in: &subscriptions)
+        pushArticles()
+    }
+
+    private func startSources() -> SourcesViewModel {
+        let model = SourcesViewModel(
+            client: news.client,
+            scheduler: news.scheduler,
+            debounce: news.debounceStride
+        )
+        sources = model
+        model.objectWillChange
+            .receive(on: news.scheduler)
+            .sink { [weak self] _ in self?.pushSources() }
+            .store(in: &subscriptions)
+        pushSources()
+        return model
+    }
+
+    private func pushArticles() {
+        guard let model = articles else { return }
+        switch model.state {
+        case .loading(let request): loading = request
+        case .loaded: shownQuery = loading.map(Self.query) ?? shownQuery
+        default: break
+        }
+        let (state, error) = Self.describe(model.state, message: model.errorMessage)
+        let shown = model.articles.filter { !$0.isRemoved }.map { article in
+            ArticleCard(
+                title: article.title,
+                url: article.url.absoluteString,
+                source: article.source.name,
+                author: article.author,
+                publishedAt: article.publishedAt,
+                description: article.description,
+                image: article.urlToImage.map { news.thumbnail(of: $0) }
+            )
+        }
+        deliver(
+            "articles",
+            ArticlesState(
+                state: state,
+                searchText: shownQuery,
+                articles: shown,
+                error: error,
+                canLoadMore: model.canLoadMore,
+                totalResults: model.totalResults
+            )
+        )
+    }
+
+    private func pushSources() {
+        guard let model = sources else { return }
+        let (state, error) = Self.describe(model.state, message: model.errorMessage)
+        let shown = model.sources.map {
+            SourceCard(
+                id: $0.id,
+                name: $0.name,
+                description: $0.description,
+                category: $0.category,
+                country: $0.country
+            )
+        }
+        deliver("sources", SourcesState(state: state, sources: shown, error: error))
+    }
+
+    /// A model's state as the page shows it, and the alert's message after a failure; a
+    /// cancelled request is no failure.
+    nonisolated static func describe<Request, Value>(
+        _ state: Loadable<Request, Value, NewsError>,
+        message: String?
+    ) -> (state: String, error: String?) {
+        switch state {
+        case .idle: ("idle", nil)
+        case .loading: ("loading", nil)
+        case .loaded: ("loaded", nil)
+        case .failed(let failure):
+            failure.isCancellation ? ("idle", nil) : ("failed", message ?? failure.alertMessage)
+        }
+    }
+
+    /// Sends a state unless it is the one sent last.
+    private func deliver(_ kind: String, _ state: some Encodable) {
+        guard let data = try? LabJSON.encoder.encode(state) else { return }
+        let text = String(decoding: data, as: UTF8.self)
+        guard lastSent[kind] != text else { return }
+        lastSent[kind] = text
+        send(text)
+    }
+
+    /// The search text a request asks for.
+    nonisolated static func query(_ request: ArticlesViewModel.PageRequest) -> String {
+        switch request.origin {
+        case .newsAPI(.topHeadlines(let query)): query.query ?? ""
+        case .newsAPI(.everything(let query)): query.query ?? ""
+        case .newsAPI(.sources): ""
+        case .feed(_, let filter): filter
+        }
+    }
+
+    private struct Input: Decodable {
+        struct Feed: Decodable {
+            var kind: String
+            var country: String?
+            var category: String?
+            var id: String?
+            var url: String?
+
+            var feed: ArticlesViewModel.Feed? {
+                switch kind {
+                case "top": return .topHeadlines(country: Self.country(country))
+                case "category":
+                    return category.flatMap(NewsCategory.init(rawValue:)).map {
+                        .category($0, country: Self.country(country))
+                    }
+                case "search": return .search
+                case "source": return id.flatMap { $0.isEmpty ? nil : .source(id: $0) }
+                case "feed":
+                    guard let url = url.flatMap(URL.init(string:)), let scheme = url.scheme?.lowercased(),
+                        scheme == "http" || scheme == "https", url.host != nil
+                    else { return nil }
+                    return .feed(url)
+                default: return nil
+                }
+            }
+
+            static func country(_ code: String?) -> String {
+                guard let code, code.count == 2, code.allSatisfy(\.isLetter) else { return "us" }
+                return code.lowercased()
+            }
+        }
+
+        var type: String
+        var feed: Feed?
+        var searchText: String?
+        var country: String?
+        var category: String?
+    }
+
+    private struct ArticleCard: Encodable {
+        var title: String
+        var url: String
+        var source: String
+        var author: String?
+        var publishedAt: Date
+        var description: String?
+        var image: String?
+    }
+
+    private struct ArticlesState: Encodable {
+        var type = "articles"
+        var state: String
+        var searchText: String
+        var articles: [ArticleCard]
+        var error: String?
+        var canLoadMore: Bool
+        var totalResults: Int
+    }
+
+    private struct SourceCard: Encodable {
+        var id: String
+        var name: String
+        var description: String?
+        var category: String?
+        var country: String?
+    }
+
+    private struct SourcesState: Encodable {
+        var type = "sources"
+        var state: String
+        var sources: [SourceCard]
+        var error: String?
+    }
+}

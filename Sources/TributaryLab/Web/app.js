@@ -1,0 +1,37 @@
+// The lab's two sections, each a view of the path: /news… and /streams….
+import { renderNews } from './news.js';
+import { renderStreams } from './streams.js';
+
+const main = document.getElementById('main');
+let leave = null;
+
+/** Shows `path` (with its query), adding it to the history unless `replace`. */
+export function navigate(path, { replace = false } = {}) {
+  if (path !== location.pathname + location.search) {
+    history[replace ? 'replaceState' : 'pushState']({}, '', path);
+  }
+  route();
+}
+
+function route() {
+  if (leave) leave();
+  leave = null;
+  const section = location.pathname.startsWith('/streams') ? 'streams' : 'news';
+  for (const link of document.querySelectorAll('nav a[data-section]')) {
+    if (link.dataset.section === section) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  main.replaceChildren();
+  leave = section === 'streams' ? renderStreams(main, navigate) : renderNews(main, navigate);
+}
+
+document.addEventListener('click', (event) => {
+  const link = event.target.closest('a[data-section], a[data-internal]');
+  if (!link || link.origin !== location.origin) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+  event.preventDefault();
+  navigate(link.pathname + link.search);
+  main.focus();
+});
+addEventListener('popstate', route);
+route();

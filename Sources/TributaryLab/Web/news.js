@@ -1,0 +1,234 @@
+// The news reader. The page holds no news logic: it sends its inputs over /api/news/live and
+// shows the states that the Swift view models on the server push back. Debouncing, dropping
+// blank and repeated searches and keeping only the latest answer happen there.
+import { debounced, el, safeURL, socketURL, status } from './dom.js';
+
+const categories = ['business', 'entertainment', 'general', 'health', 'science', 'sports', 'technology'];
+const countries = [
+  ['us', 'United States'], ['gb', 'United Kingdom'], ['ca', 'Canada'], ['au', 'Australia'],
+  ['de', 'Germany'], ['fr', 'France'], ['it', 'Italy'], ['jp', 'Japan'], ['in', 'India'],
+];
+const views = [['top', 'Top headlines'], ['category', 'Categories'], ['search', 'Search'],
+  ['sources', 'Sources'], ['feed', 'RSS / Atom']];
+const queryHelp = 'Words must all appear; "exact phrase"; +must and -mustNot; AND, OR, NOT and ' +
+  'parentheses: crypto AND (ethereum OR litecoin) NOT bitcoin.';
+
+export function renderNews(main, navigate) {
+  const params = new URLSearchParams(location.search);
+  const input = {
+    view: params.get('view') ?? (params.get('q') ? 'search' : 'top'),
+    category: categories.includes(params.get('category')) ? params.get('category') : 'technology',
+    country: params.get('country') ?? 'us',
+    q: params.get('q') ?? '',
+    source: params.get('source') ?? '',
+    sourceName: params.get('name') ?? '',
+    url: params.get('url') ?? '',
+  };
+  let articles = { state: 'idle', articles: [], canLoadMore: false };
+  let sources = { state: 'idle', sources: [] };
+  let closed = false;
+
+  const title = el('h1', {}, 'News');
+  const tabs = el('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Feeds' });
+  const controls = el('div', { class: 'controls' });
+  const statusArea = el('div', { 'aria-live': 'polite' });
+  const list = el('ul', { class: 'articles', 'aria-label': 'Articles' });
+  const more = el('div', { class: 'more' });
+  main.append(title, tabs, controls, statusArea, list, more);
+
+  const socket = new WebSocket(socketURL('/api/news/live'));
+  const send = (message) => {
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  };
+  socket.addEventListener('open', () => sendInputs());
+  socket.addEventListener('message', (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === 'articles') {
+      articles = message;
+      showArticles();
+    } else if (message.type === 'sources') {
+      sources = message;
+      showSources();
+    }
+  });
+  socket.addEventListener('close', () => {
+    if (closed) return;
+    statusArea.replaceChildren(status('failed', 'The connection to the lab was lost.',
+      el('button', { class: 'secondary', onclick: () => navigate(location.pathname + location.search, { replace: true }) }, 'Reconnect')));
+  });
+
+  function feed() {
+    switch (input.view) {
+      case 'category': return { kind: 'category', category: input.category, country: input.country };
+      case 'search': return { kind: 'search' };
+      case 'source': return { kind: 'source', id: input.source };
+      case 'feed': return input.url ? { kind: 'feed', url: input.url } : null;
+      case 'sources': return null;
+      default: return { kind: 'top', country: input.country };
+    }
+  }
+
+  function sendInputs() {
+    const wanted = feed();
+    if (wanted) send({ type: 'input', feed: wanted, searchText: input.q });
+    if (input.view === 'sources') {
+      send({ type: 'sources', country: input.country || null, category: input.sourceCategory || null, searchText: input.filter ?? '' });
+    }
+  }
+
+  function syncURL() {
+    const query = new URLSearchParams();
+    query.set('view', input.view);
+    if (['top', 'category', 'sources'].includes(input.view)) query.set('country', input.country);
+    if (input.view === 'category') query.set('category', input.category);
+    if (input.view === 'source') { query.set('source', input.source); query.set('name', input.sourceName); }
+    if (input.view === 'feed' && input.url) query.set('url', input.url);
+    if (input.q && input.view !== 'sources') query.set('q', input.q);
+    history.replaceState({}, '', `/news?${query}`);
+  }
+
+  function change(update) {
+    Object.assign(input, update);
+    syncURL();
+    drawControls();
+    list.replaceChildren();
+    sendInputs();
+  }
+
+  function drawTabs() {
+    tabs.replaceChildren(...views.map(([view, label]) => el('button', {
+      role: 'tab', type: 'button', 'aria-selected': String(input.view === view || (view === 'sources' && input.view === 'source')),
+      onclick: () => change({ view }),
+    }, label)));
+  }
+
+  function countryPicker() {
+    return el('label', {}, 'Country', el('select', {
+      'aria-label': 'Country', onchange: (event) => change({ country: event.target.value }),
+    }, countries.map(([code, name]) => el('option', { value: code, selected: code === input.country }, name))));
+  }
+
+  const typed = debounced(0, (text) => {
+    // Every keystroke goes to the view model, which waits for the pause itself.
+    input.q = text;
+    syncURL();
+    send({ type: 'input', feed: feed(), searchText: text });
+  });
+
+  function searchBox() {
+    const box = el('input', {
+      type: 'search', value: input.q, placeholder: input.view === 'search' ? 'Search every article' : 'Narrow these articles',
+      'aria-label': 'Search', 'aria-describedby': 'query-help', title: queryHelp, autocomplete: 'off',
+      oninput: (event) => typed(event.target.value),
+    });
+    return el('label', {}, 'Search', box);
+  }
+
+  function drawControls() {
+    drawTabs();
+    const parts = [];
+    if (input.view === 'top' || input.view === 'category') parts.push(countryPicker());
+    if (input.view === 'category') {
+      parts.push(el('label', {}, 'Category', el('select', {
+        'aria-label': 'Category', onchange: (event) => change({ category: event.target.value }),
+      }, categories.map((name) => el('option', { value: name, selected: name === input.category }, name[0].toUpperCase() + name.slice(1))))));
+    }
+    if (input.view === 'feed') {
+      const field = el('input', { type: 'url', value: input.url, placeholder: 'The feed’s address', 'aria-label': 'Feed URL', required: true });
+      parts.push(el('form', { class: 'controls', onsubmit: (event) => { event.preventDefault(); change({ url: field.value.trim() }); } },
+        el('label', {}, 'Feed URL', field), el('button', { class: 'primary', type: 'submit' }, 'Read')));
+    }
+    if (input.view === 'sources') {
+      parts.push(countryPicker());
+      parts.push(el('label', {}, 'Category', el('select', {
+        'aria-label': 'Source category', onchange: (event) => { input.sourceCategory = event.target.value || null; sendInputs(); },
+      }, el('option', { value: '' }, 'Any'), categories.map((name) => el('option', { value: name, selected: name === input.sourceCategory }, name)))));
+      parts.push(el('label', {}, 'Filter', el('input', {
+        type: 'search', 'aria-label': 'Filter sources', value: input.filter ?? '',
+        oninput: (event) => { input.filter = event.target.value; sendInputs(); },
+      })));
+    } else {
+      parts.push(searchBox());
+      parts.push(el('details', { class: 'hint', id: 'query-help' }, el('summary', {}, 'Search syntax'), queryHelp));
+    }
+    if (input.view === 'source') title.textContent = input.sourceName || 'Source';
+    else title.textContent = 'News';
+    controls.replaceChildren(...parts);
+  }
+
+  function showArticles() {
+    if (input.view === 'sources') return;
+    const { state } = articles;
+    const count = articles.articles.length;
+    if (state === 'loading' && count === 0) statusArea.replaceChildren(status('loading', 'Loading articles…'));
+    else if (state === 'failed') {
+      statusArea.replaceChildren(el('div', { class: 'alert', role: 'alert' },
+        el('span', {}, `Failed — ${articles.error ?? 'the articles could not be loaded.'}`),
+        el('button', { class: 'secondary', onclick: () => send({ type: 'refresh' }) }, 'Retry')));
+    } else if (state === 'loaded' && count === 0) {
+      statusArea.replaceChildren(status('empty', articles.searchText ? `No articles match “${articles.searchText}”.` : 'No articles here.'));
+    } else if (state === 'idle' && input.view === 'search') {
+      statusArea.replaceChildren(status('idle', 'Type to search every article.'));
+    } else {
+      statusArea.replaceChildren(status('loaded', count ? `${count} of ${articles.totalResults} articles` : ''));
+    }
+    list.setAttribute('data-query', articles.searchText ?? '');
+    list.replaceChildren(...articles.articles.map(card));
+    more.replaceChildren();
+    if (articles.canLoadMore) more.append(el('button', { class: 'secondary', id: 'load-more', onclick: () => send({ type: 'loadMore' }) }, 'Load more'));
+    else if (state === 'loading' && count > 0) more.append(status('loading', 'Loading more…'));
+    observe();
+  }
+
+  function card(article) {
+    const link = safeURL(article.url);
+    const picture = el('div', { class: 'thumb' });
+    if (article.image) {
+      const image = el('img', { src: article.image, alt: '', loading: 'lazy', decoding: 'async', width: 320, height: 180 });
+      image.addEventListener('load', () => image.classList.add('loaded'));
+      image.addEventListener('error', () => { image.remove(); picture.classList.add('broken'); });
+      picture.append(image);
+    } else {
+      picture.classList.add('broken');
+    }
+    const when = article.publishedAt ? new Date(article.publishedAt).toLocaleString() : '';
+    return el('li', { class: 'card' }, picture, el('div', { class: 'body' },
+      el('h3', {}, link ? el('a', { href: link, rel: 'noopener noreferrer', target: '_blank' }, article.title) : article.title),
+      el('div', { class: 'meta' }, [article.source, article.author, when].filter(Boolean).join(' · ')),
+      article.description ? el('p', {}, article.description) : null));
+  }
+
+  function showSources() {
+    if (input.view !== 'sources') return;
+    const { state } = sources;
+    if (state === 'loading') statusArea.replaceChildren(status('loading', 'Loading sources…'));
+    else if (state === 'failed') {
+      statusArea.replaceChildren(el('div', { class: 'alert', role: 'alert' },
+        el('span', {}, `Failed — ${sources.error ?? 'the sources could not be loaded.'}`),
+        el('button', { class: 'secondary', onclick: () => sendInputs() }, 'Retry')));
+    } else statusArea.replaceChildren(status('loaded', sources.sources.length ? `${sources.sources.length} sources` : 'No sources match.'));
+    more.replaceChildren();
+    list.replaceChildren(el('li', { style: null }, el('ul', { class: 'sources', 'aria-label': 'Sources' },
+      sources.sources.map((source) => el('li', {}, el('button', {
+        type: 'button', onclick: () => change({ view: 'source', source: source.id, sourceName: source.name, q: '' }),
+      }, el('strong', {}, source.name), el('span', { class: 'meta' }, [source.category, source.country].filter(Boolean).join(' · ')),
+      source.description ? el('span', { class: 'meta' }, ` — ${source.description}`) : null))))));
+  }
+
+  // Infinite scroll: the end of the list coming into view loads the next page.
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting) && articles.canLoadMore) send({ type: 'loadMore' });
+  }, { rootMargin: '400px' });
+  function observe() {
+    observer.disconnect();
+    observer.observe(more);
+  }
+
+  drawControls();
+  syncURL();
+  return () => {
+    closed = true;
+    observer.disconnect();
+    socket.close();
+  };
+}

@@ -1,0 +1,339 @@
+// Stream documents: the list, and an editor that runs and draws each version, saves with the
+// version it was based on, and follows every other viewer's saves over the live socket.
+import { debounced, el, socketURL, status } from './dom.js';
+import { jsonError } from './json.js';
+
+const operators = ['map', 'scan', 'filter', 'dropFirst', 'prefix', 'removeDuplicates', 'delay',
+  'debounce', 'throttle', 'merge', 'append', 'zip', 'combineLatest'];
+const joins = new Set(['merge', 'append', 'zip', 'combineLatest']);
+
+async function api(path, options = {}) {
+  const response = await fetch(path, {
+    ...options,
+    headers: { 'Content-Type': 'application/json', ...(options.headers ?? {}) },
+    credentials: 'same-origin',
+  });
+  const type = response.headers.get('Content-Type') ?? '';
+  const body = type.includes('json') ? await response.json() : await response.text();
+  return { status: response.status, ok: response.ok, body, headers: response.headers };
+}
+
+function errorText(error) {
+  if (!error) return '';
+  return error.path ? `${error.message} (at ${error.path})` : error.message;
+}
+
+export function renderStreams(main, navigate) {
+  const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
+  return id ? renderEditor(main, navigate, id) : renderList(main, navigate);
+}
+
+function renderList(main, navigate) {
+  const area = el('div', { 'aria-live': 'polite' }, status('loading', 'Loading documents…'));
+  const examples = el('div', { class: 'panel' }, el('h2', {}, 'New from an example'));
+  const open = el('form', {
+    class: 'controls',
+    onsubmit: (event) => {
+      event.preventDefault();
+      const text = event.target.elements.link.value.trim();
+      const found = text.match(/([A-Za-z0-9_-]{22})\/?$/);
+      if (found) navigate(`/streams/${found[1]}`);
+    },
+  }, el('label', {}, 'Open a document by its link or id', el('input', { name: 'link', type: 'text', 'aria-label': 'Document link or id' })),
+  el('button', { class: 'secondary', type: 'submit' }, 'Open'));
+  main.append(el('h1', {}, 'Stream documents'), open, el('div', { class: 'split' }, el('div', { class: 'panel' }, el('h2', {}, 'Documents'), area), examples));
+
+  api('/api/streams?limit=100').then(({ status: code, body }) => {
+    if (code === 401) {
+      area.replaceChildren(el('p', {}, 'To list and edit documents, open the link that `tributary lab` printed: it holds the lab’s token. A document’s own link opens it without one.'));
+      return;
+    }
+    if (!Array.isArray(body.documents)) {
+      area.replaceChildren(status('failed', errorText(body.error) || 'The documents could not be listed.'));
+      return;
+    }
+    if (body.documents.length === 0) {
+      area.replaceChildren(el('p', { class: 'status' }, 'No documents yet: start from an example.'));
+      return;
+    }
+    area.replaceChildren(el('ul', { class: 'docs' }, body.documents.map((doc) => el('li', {},
+      el('a', { href: `/streams/${doc.id}`, 'data-internal': true }, doc.title),
+      el('span', { class: 'meta' }, `version ${doc.version} · ${new Date(doc.updatedAt).toLocaleString()}`)))));
+  }).catch(() => area.replaceChildren(status('failed', 'The lab could not be reached.')));
+
+  api('/api/examples').then(({ body }) => {
+    const list = el('ul', { class: 'docs' });
+    for (const example of body.examples ?? []) {
+      list.append(el('li', {}, el('span', {}, example.title), el('button', {
+        class: 'secondary', type: 'button',
+        onclick: async () => {
+          const made = await api('/api/streams', { method: 'POST', body: JSON.stringify(example.document) });
+          if (made.status === 201) navigate(`/streams/${made.body.id}`);
+          else examples.append(status('failed', made.status === 401 ? 'Creating a document needs the lab’s token: open the printed link.' : errorText(made.body.error)));
+        },
+      }, `New from “${example.title}”`)));
+    }
+    examples.append(list);
+  });
+  return () => {};
+}
+
+function renderEditor(main, navigate, id) {
+  let base = null;          // the version the text is based on
+  let latest = null;        // the newest version known
+  let dirty = false;
+  let closed = false;
+  let socket = null;
+
+  const heading = el('h1', {}, 'Document');
+  const versionPill = el('span', { class: 'pill', 'aria-live': 'polite' }, '');
+  const viewersPill = el('span', { class: 'pill', 'aria-live': 'polite' }, '');
+  const saveButton = el('button', { class: 'primary', type: 'button', disabled: true, onclick: () => save() }, 'Save');
+  const shareButton = el('button', { class: 'secondary', type: 'button', onclick: () => share() }, 'Share');
+  const note = el('span', { class: 'meta', role: 'status' });
+  const banner = el('div', { 'aria-live': 'assertive' });
+  const text = el('textarea', { class: 'json', spellcheck: 'false', 'aria-label': 'Document JSON', 'aria-describedby': 'json-error' });
+  const error = el('div', { class: 'error', id: 'json-error', role: 'status' });
+  const form = el('div', {});
+  const diagram = el('img', { class: 'diagram', alt: 'Marble diagram of the document' });
+  const lanes = el('pre', { class: 'lanes', 'aria-label': 'Marbles as text' });
+  const versions = el('ul', { class: 'versions', 'aria-label': 'Versions' });
+
+  main.append(
+    heading,
+    el('div', { class: 'toolbar' }, versionPill, viewersPill, el('span', { class: 'spacer' }), note, shareButton, saveButton),
+    banner,
+    el('div', { class: 'split' },
+      el('div', { class: 'panel' }, el('h2', {}, 'Edit'), form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), text, error),
+      el('div', { class: 'panel' }, el('h2', {}, 'Run'), diagram, lanes, el('h2', {}, 'Versions'), versions)));
+  text.id = 'json';
+
+  const rerun = debounced(150, () => run());
+  text.addEventListener('input', () => {
+    dirty = true;
+    updateButtons();
+    rerun();
+  });
+
+  function updateButtons() {
+    saveButton.disabled = !dirty || base === null;
+    versionPill.textContent = base === null ? '' : `version ${base}${dirty ? ' · edited' : ''}`;
+  }
+
+  function show(documentObject, version) {
+    text.value = JSON.stringify(documentObject, null, 2);
+    heading.textContent = documentObject.name ?? 'Untitled document';
+    base = version;
+    latest = Math.max(latest ?? 0, version);
+    dirty = false;
+    banner.replaceChildren();
+    updateButtons();
+    drawForm(documentObject);
+    run();
+    loadVersions();
+  }
+
+  function parsed() {
+    try {
+      return { value: JSON.parse(text.value) };
+    } catch (failure) {
+      return { failure };
+    }
+  }
+
+  let runs = 0;
+  async function run() {
+    const serial = ++runs;
+    const { value, failure } = parsed();
+    if (failure) {
+      text.setAttribute('aria-invalid', 'true');
+      error.textContent = jsonError(text.value)?.message ?? failure.message;
+      return;
+    }
+    const [outcome, picture] = await Promise.all([
+      api('/api/run', { method: 'POST', body: JSON.stringify(value) }),
+      fetch('/api/diagram.svg', { method: 'POST', body: JSON.stringify(value), headers: { 'Content-Type': 'application/json' } }),
+    ]);
+    if (serial !== runs) return; // a later run is under way
+    if (!outcome.ok) {
+      text.setAttribute('aria-invalid', 'true');
+      error.textContent = errorText(outcome.body.error);
+      return;
+    }
+    text.removeAttribute('aria-invalid');
+    error.textContent = '';
+    heading.textContent = value.name ?? 'Untitled document';
+    lanes.textContent = outcome.body.marbles;
+    if (picture.ok) {
+      const previous = diagram.src;
+      diagram.src = URL.createObjectURL(await picture.blob());
+      if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
+    }
+  }
+
+  function drawForm(documentObject) {
+    const streams = (documentObject.streams ?? []).map((stream, index) => {
+      const marbles = el('input', { type: 'text', placeholder: '-1-2-3|', 'aria-label': `Marbles of ${stream.id}` });
+      const frame = el('input', { type: 'number', value: '1', min: '0.01', step: '0.01', 'aria-label': `Seconds per frame of ${stream.id}` });
+      const apply = async () => {
+        const answer = await api('/api/marbles', { method: 'POST', body: JSON.stringify({ marbles: marbles.value, frame: Number(frame.value), id: stream.id }) });
+        if (!answer.ok) {
+          error.textContent = errorText(answer.body.error);
+          return;
+        }
+        const { value } = parsed();
+        if (!value) return;
+        value.streams[index] = answer.body.stream;
+        text.value = JSON.stringify(value, null, 2);
+        text.dispatchEvent(new Event('input'));
+      };
+      return el('fieldset', {}, el('legend', {}, `Stream ${stream.id}`), el('div', { class: 'controls' },
+        el('label', {}, 'Marbles', marbles), el('label', {}, 'Frame (s)', frame),
+        el('button', { class: 'secondary', type: 'button', onclick: apply }, 'Apply')));
+    });
+    const nodes = (documentObject.nodes ?? []).map((node, index) => {
+      const update = (change) => {
+        const { value } = parsed();
+        if (!value) return;
+        Object.assign(value.nodes[index], change);
+        text.value = JSON.stringify(value, null, 2);
+        text.dispatchEvent(new Event('input'));
+      };
+      const inputs = node.inputs ?? (node.input ? [node.input] : []);
+      return el('fieldset', {}, el('legend', {}, `Node ${node.id}`), el('div', { class: 'controls' },
+        el('label', {}, 'Operator', el('select', { 'aria-label': `Operator of ${node.id}`, onchange: (event) => update({ operator: event.target.value }) },
+          operators.map((name) => el('option', { value: name, selected: name === node.operator }, name)))),
+        el('label', {}, joins.has(node.operator) ? 'Inputs' : 'Input', el('input', {
+          type: 'text', value: inputs.join(', '), 'aria-label': `Inputs of ${node.id}`,
+          onchange: (event) => {
+            const names = event.target.value.split(',').map((name) => name.trim()).filter(Boolean);
+            update(joins.has(node.operator) ? { inputs: names, input: undefined } : { input: names[0], inputs: undefined });
+          },
+        })),
+        'expression' in node || ['map', 'filter', 'scan'].includes(node.operator) ? el('label', {}, 'Expression', el('input', {
+          type: 'text', value: node.expression ?? '', 'aria-label': `Expression of ${node.id}`,
+          onchange: (event) => update({ expression: event.target.value }),
+        })) : null));
+    });
+    form.replaceChildren(...streams, ...nodes);
+  }
+
+  async function loadVersions() {
+    const answer = await api(`/api/streams/${id}/versions`);
+    if (!answer.ok) return;
+    versions.replaceChildren(...answer.body.versions.slice().reverse().map((version) => el('li', {},
+      el('span', {}, `${version.number} · ${version.author} · ${new Date(version.time).toLocaleString()}`),
+      el('button', {
+        class: 'secondary', type: 'button', 'aria-label': `Open version ${version.number}`,
+        onclick: async () => {
+          const old = await api(`/api/streams/${id}/versions/${version.number}`);
+          if (!old.ok) return;
+          text.value = JSON.stringify(old.body.document, null, 2);
+          dirty = true;
+          updateButtons();
+          note.textContent = `Version ${version.number} opened: save to restore it.`;
+          run();
+        },
+      }, 'Open'))));
+  }
+
+  function save() {
+    const { value, failure } = parsed();
+    if (failure || !socket || socket.readyState !== WebSocket.OPEN) return;
+    note.textContent = 'Saving…';
+    socket.send(JSON.stringify({ type: 'save', baseVersion: base, document: value }));
+  }
+
+  async function share() {
+    const link = `${location.origin}/streams/${id}`;
+    try {
+      await navigator.clipboard.writeText(link);
+      note.textContent = 'Link copied.';
+    } catch {
+      note.textContent = link;
+    }
+  }
+
+  function offerChoice(version, theirs) {
+    banner.replaceChildren(el('div', { class: 'banner', role: 'alert' },
+      el('span', {}, `Changed by another viewer (version ${version}) — reload or keep mine.`),
+      el('button', { class: 'secondary', type: 'button', onclick: () => show(theirs, version) }, 'Reload'),
+      el('button', { class: 'primary', type: 'button', onclick: () => { base = version; banner.replaceChildren(); updateButtons(); save(); } }, 'Keep mine')));
+  }
+
+  function connect() {
+    socket = new WebSocket(socketURL(`/api/streams/${id}/live`));
+    socket.addEventListener('open', () => {
+      if (base !== null) socket.send(JSON.stringify({ type: 'resume', version: latest }));
+    });
+    socket.addEventListener('message', (event) => {
+      const message = JSON.parse(event.data);
+      switch (message.type) {
+        case 'snapshot':
+          if (message.viewers) viewersPill.textContent = `${message.viewers} viewing`;
+          if (!dirty || base === null) show(message.document, message.version);
+          else if (message.version !== base) offerChoice(message.version, message.document);
+          latest = Math.max(latest ?? 0, message.version);
+          break;
+        case 'saved':
+          latest = Math.max(latest ?? 0, message.version);
+          if (note.textContent === 'Saving…' && !dirtySince(message)) {
+            note.textContent = `Saved as version ${message.version}.`;
+            show(message.document, message.version);
+          } else if (dirty) {
+            offerChoice(message.version, message.document);
+          } else {
+            show(message.document, message.version);
+            note.textContent = `Version ${message.version} saved by ${message.author}.`;
+          }
+          break;
+        case 'conflict':
+          note.textContent = '';
+          offerChoice(message.version, message.document);
+          break;
+        case 'invalid':
+          note.textContent = errorText(message.error);
+          break;
+        case 'presence':
+          viewersPill.textContent = `${message.viewers} viewing`;
+          break;
+        case 'deleted':
+          banner.replaceChildren(el('div', { class: 'banner', role: 'alert' }, 'This document was deleted.'));
+          saveButton.disabled = true;
+          break;
+      }
+    });
+    socket.addEventListener('close', (event) => {
+      if (closed) return;
+      if (event.code === 1011 || event.code === 1008) {
+        banner.replaceChildren(el('div', { class: 'banner', role: 'alert' }, event.reason || 'The live connection ended.'));
+        return;
+      }
+      setTimeout(() => { if (!closed) connect(); }, 1000);
+    });
+  }
+
+  /** Whether the text differs from the document just saved, beyond formatting. */
+  function dirtySince(message) {
+    const { value } = parsed();
+    return !value || JSON.stringify(value) !== JSON.stringify(message.document);
+  }
+
+  api(`/api/streams/${id}`).then(({ status: code, body }) => {
+    if (code === 404) {
+      main.replaceChildren(el('h1', {}, 'No such document'), el('p', {}, 'It may have been deleted, or the link is not whole.'));
+      return;
+    }
+    if (code !== 200) {
+      main.replaceChildren(status('failed', errorText(body.error) || 'The document could not be loaded.'));
+      return;
+    }
+    show(body.document, body.version);
+    connect();
+  });
+
+  return () => {
+    closed = true;
+    socket?.close();
+  };
+}

@@ -1,0 +1,231 @@
+"""Drives the lab's pages in a real browser: headless Chromium through Selenium, against a
+`tributary lab` started here on a free port with a temporary database and the built-in sandbox.
+
+    python3 Tests/Browser/lab_browser_test.py .build/debug/tributary [SCREENSHOT_FOLDER]
+
+Each step writes a screenshot into the folder (by default `screenshots/`); any failed step ends
+the run with a non-zero status and says which.
+"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+TOKEN = "browser-test-token-0123456789"
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_lab(binary, folder):
+    port = free_port()
+    environment = dict(os.environ, XDG_DATA_HOME=folder, XDG_CACHE_HOME=folder)
+    environment.pop("NEWSAPI_KEY", None)
+    environment.pop("NEWSAPI_BASE_URL", None)
+    lab = subprocess.Popen(
+        [binary, "lab", "--port", str(port), "--token", TOKEN],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, text=True,
+    )
+    line = lab.stdout.readline()
+    if "Tributary lab at" not in line:
+        raise SystemExit(f"the lab did not start: {line!r}")
+    return lab, f"http://127.0.0.1:{port}"
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,1000", "--hide-scrollbars"]:
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    service = webdriver.ChromeService(executable_path="/usr/bin/chromedriver")
+    return webdriver.Chrome(options=options, service=service)
+
+
+class Run:
+    def __init__(self, base, shots):
+        self.base, self.shots, self.failures = base, shots, []
+
+    def step(self, name, driver, check):
+        try:
+            check()
+            print(f"ok   {name}")
+        except Exception as error:  # noqa: BLE001 - every failure is reported by step
+            self.failures.append(name)
+            print(f"FAIL {name}: {type(error).__name__}: {error}")
+        finally:
+            driver.save_screenshot(os.path.join(self.shots, f"{name}.png"))
+
+
+def wait(driver, condition, seconds=15):
+    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda _: condition())
+
+
+def api(base, method, path, body=None):
+    request = urllib.request.Request(
+        base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read() or b"{}")
+
+
+def main():
+    binary = sys.argv[1]
+    shots = sys.argv[2] if len(sys.argv) > 2 else "screenshots"
+    os.makedirs(shots, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix="lab-browser-")
+    lab, base = start_lab(binary, folder)
+    first, second = browser(), browser()
+    run = Run(base, shots)
+    try:
+        news(run, first)
+        streams(run, first, second)
+    finally:
+        first.quit()
+        second.quit()
+        lab.terminate()
+        lab.wait(timeout=30)
+    if run.failures:
+        raise SystemExit(f"{len(run.failures)} step(s) failed: {', '.join(run.failures)}")
+    print("every step passed")
+
+
+def cards(driver):
+    return driver.find_elements(By.CSS_SELECTOR, "ul.articles li.card")
+
+
+def news(run, driver):
+    base = run.base
+
+    def search():
+        driver.get(base + "/news?view=search")
+        box = wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "input[type=search]"))
+        for character in "compiler":
+            box.send_keys(character)
+            time.sleep(0.03)
+        wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "ul.articles").get_attribute("data-query") == "compiler"
+             and len(cards(driver)) > 0)
+        for card in cards(driver):
+            assert "compiler" in card.text.lower(), card.text
+        assert "q=compiler" in driver.current_url
+
+    run.step("news-search", driver, search)
+
+    def category():
+        driver.get(base + "/news?view=category&category=technology&country=us")
+        wait(driver, lambda: len(cards(driver)) >= 10)
+        wait(driver, lambda: driver.execute_script(
+            "return [...document.querySelectorAll('.thumb img.loaded')].filter(i => i.naturalWidth > 0).length") >= 3)
+        selected = driver.find_element(By.CSS_SELECTOR, "[role=tab][aria-selected=true]").text
+        assert selected == "Categories", selected
+
+    run.step("news", driver, category)
+
+    def source():
+        driver.get(base + "/news?view=sources&country=us")
+        button = wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "ul.sources button"))
+        name = button.find_element(By.TAG_NAME, "strong").text
+        button.click()
+        wait(driver, lambda: driver.find_element(By.TAG_NAME, "h1").text == name and len(cards(driver)) > 0)
+        for card in cards(driver):
+            assert name in card.find_element(By.CSS_SELECTOR, ".meta").text
+
+    run.step("news-source", driver, source)
+
+
+def editor_text(driver):
+    return driver.find_element(By.CSS_SELECTOR, "textarea.json")
+
+
+def replace_text(driver, text):
+    area = editor_text(driver)
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));", area, text)
+
+
+def streams(run, first, second):
+    base = run.base
+    state = {}
+
+    def create():
+        first.get(f"{base}/?token={TOKEN}")
+        first.get(base + "/streams")
+        button = wait(first, lambda: first.find_element(By.XPATH, "//button[contains(., 'Map, filter and scan')]"))
+        button.click()
+        wait(first, lambda: "/streams/" in first.current_url and len(first.current_url.split("/streams/")[1]) == 22)
+        state["id"] = first.current_url.split("/streams/")[1]
+        wait(first, lambda: (first.find_element(By.CSS_SELECTOR, "img.diagram").get_attribute("src") or "").startswith("blob:"))
+        wait(first, lambda: "doubled" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
+
+    run.step("streams", first, create)
+
+    def invalid():
+        document = json.loads(editor_text(first).get_attribute("value"))
+        text = json.dumps(document, indent=2)
+        broken = text.replace('"expression": "$0 * 2"', '"expression": "$0 * "', 1)
+        replace_text(first, broken)
+        wait(first, lambda: "expression" in first.find_element(By.ID, "json-error").text)
+        syntax = text.replace('"nodes": [', '"nodes": [,', 1)
+        line = syntax[: syntax.index('"nodes": [,')].count("\n") + 1
+        replace_text(first, syntax)
+        wait(first, lambda: f"line {line}" in first.find_element(By.ID, "json-error").text)
+        replace_text(first, text)
+        wait(first, lambda: first.find_element(By.ID, "json-error").text == "")
+
+    run.step("streams-invalid", first, invalid)
+
+    def together():
+        second.get(f"{base}/?token={TOKEN}")
+        second.get(f"{base}/streams/{state['id']}")
+        wait(second, lambda: "viewing" in second.find_element(By.CSS_SELECTOR, ".toolbar").text)
+        wait(first, lambda: "2 viewing" in first.find_element(By.CSS_SELECTOR, ".toolbar").text)
+        document = json.loads(editor_text(first).get_attribute("value"))
+        document["name"] = "Edited in the first window"
+        replace_text(first, json.dumps(document, indent=2))
+        first.find_element(By.XPATH, "//button[text()='Save']").click()
+        started = time.monotonic()
+        wait(second, lambda: second.find_element(By.TAG_NAME, "h1").text == "Edited in the first window", 5)
+        print(f"     the second window had the save after {1000 * (time.monotonic() - started):.0f} ms")
+
+    run.step("streams-two-windows", second, together)
+
+    def conflict():
+        mine = json.loads(editor_text(second).get_attribute("value"))
+        mine["name"] = "Kept in the second window"
+        replace_text(second, json.dumps(mine, indent=2))
+        theirs = json.loads(editor_text(first).get_attribute("value"))
+        theirs["name"] = "Saved again in the first"
+        replace_text(first, json.dumps(theirs, indent=2))
+        first.find_element(By.XPATH, "//button[text()='Save']").click()
+        wait(second, lambda: "Changed by another viewer" in second.find_element(By.CSS_SELECTOR, "[role=alert]").text)
+        assert "Kept in the second window" in editor_text(second).get_attribute("value")
+
+    run.step("streams-conflict", second, conflict)
+
+    def hostile_title():
+        document = json.loads(editor_text(first).get_attribute("value"))
+        document["name"] = "<img src=x onerror=document.title='owned'>"
+        made = api(base, "POST", "/api/streams", document)
+        first.get(f"{base}/streams/{made['id']}")
+        wait(first, lambda: first.find_element(By.TAG_NAME, "h1").text == document["name"])
+        assert not first.find_elements(By.CSS_SELECTOR, "h1 img")
+        assert first.title != "owned"
+
+    run.step("streams-hostile-title", first, hostile_title)
+
+
+if __name__ == "__main__":
+    main()

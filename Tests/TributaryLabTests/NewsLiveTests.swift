@@ -1,0 +1,158 @@
+import CombineSchedulers
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Testing
+import Tributary
+import TributaryHTTP
+import TributaryImages
+import TributaryLab
+import TributaryTestSupport
+
+/// The news reader's socket: inputs in, the view models' states out; and its thumbnails.
+@Suite(.timeLimit(.minutes(1)))
+struct NewsLiveTests {
+    /// Keystrokes sent as they are typed reach the view model, which searches once typing rests:
+    /// the page is shown the results of the last text only. In virtual time, so that the pause
+    /// is the one the test makes, however busy the machine.
+    @Test func searchesOnceTypingRestsAndShowsOnlyTheLatest() async throws {
+        let scheduler = DispatchQueue.test
+        try await withNewsLab(scheduler: scheduler.eraseToAnyScheduler()) { _, live in
+            let page = LiveViewer(live)
+            // As the page does: the feed first, then each keystroke as it is typed.
+            page.send(#"{"type":"input","feed":{"kind":"search"},"searchText":""}"#)
+            for text in ["c", "co", "com", "comp", "compi", "compil", "compile", "compiler"] {
+                page.send(#"{"type":"input","feed":{"kind":"search"},"searchText":"\#(text)"}"#)
+                // A keystroke 100 ms after the last, well within the 300 ms pause.
+                page.send(#"{"type":"marker"}"#)
+                let handled = page.messages(of: "invalid").count
+                try await waitUntil { page.messages(of: "invalid").count > handled }
+                await MainActor.run { scheduler.advance(by: .milliseconds(100)) }
+            }
+            #expect(page.messages(of: "articles").allSatisfy { $0["state"] as? String != "loading" })
+            await MainActor.run { scheduler.advance(by: .milliseconds(300)) }
+            try await waitUntil {
+                await MainActor.run { scheduler.advance() }
+                return !Self.loaded(page).isEmpty
+            }
+            let states = page.messages(of: "articles")
+            let loaded = try #require(states.last { $0["state"] as? String == "loaded" })
+            #expect(loaded["searchText"] as? String == "compiler")
+            #expect(states.filter { $0["state"] as? String == "loading" }.count == 1)
+            let articles = try #require(loaded["articles"] as? [[String: Any]])
+            #expect(!articles.isEmpty)
+            #expect(articles.allSatisfy { ($0["image"] as? String)?.hasPrefix("/img?url=") ?? true })
+            #expect(
+                articles.allSatisfy {
+                    "\($0["title"] ?? "") \($0["description"] ?? "")".localizedCaseInsensitiveContains(
+                        "compiler"
+                    )
+                }
+            )
+            page.close()
+        }
+    }
+
+    /// A category lists its headlines; the next page is appended; a blank search changes nothing.
+    @Test func listsACategoryAndLoadsMore() async throws {
+        try await withNewsLab { _, live in
+            let page = LiveViewer(live)
+            page.send(
+                #"{"type":"input","feed":{"kind":"category","category":"technology","country":"us"},"searchText":""}"#
+            )
+            try await waitUntil { Self.loaded(page).count == 1 }
+            let first = try #require(Self.loaded(page).last?["articles"] as? [[String: Any]])
+            #expect(!first.isEmpty)
+            #expect(Self.loaded(page).last?["canLoadMore"] as? Bool == true)
+            page.send(#"{"type":"loadMore"}"#)
+            try await waitUntil { (Self.loaded(page).last?["articles"] as? [Any])?.count ?? 0 > first.count }
+            page.send(#"{"type":"nonsense"}"#)
+            page.send("not json")
+            try await waitUntil { page.messages(of: "invalid").count == 2 }
+            page.close()
+        }
+    }
+
+    /// Sources by country, and a source's own articles.
+    @Test func listsSourcesAndASourcesArticles() async throws {
+        try await withNewsLab { _, live in
+            let page = LiveViewer(live)
+            page.send(#"{"type":"sources","country":"us","category":null,"searchText":""}"#)
+            try await waitUntil {
+                page.messages(of: "sources").contains { $0["state"] as? String == "loaded" }
+            }
+            let sources = try #require(
+                page.messages(of: "sources").last { $0["state"] as? String == "loaded" }?["sources"]
+                    as? [[String: Any]]
+            )
+            let source = try #require(sources.first)
+            let id = try #require(source["id"] as? String)
+            page.send(#"{"type":"input","feed":{"kind":"source","id":"\#(id)"},"searchText":""}"#)
+            try await waitUntil { !Self.loaded(page).isEmpty }
+            let articles = try #require(Self.loaded(page).last?["articles"] as? [[String: Any]])
+            #expect(articles.allSatisfy { $0["source"] as? String == source["name"] as? String })
+            page.close()
+        }
+    }
+
+    /// A thumbnail the lab put on a page is resized and cached; anything else is refused.
+    @Test func servesThumbnailsOnlyOfWhatItHandedOut() async throws {
+        try await withNewsLab { lab, live in
+            let page = LiveViewer(live)
+            page.send(#"{"type":"input","feed":{"kind":"top","country":"us"},"searchText":""}"#)
+            try await waitUntil { !Self.loaded(page).isEmpty }
+            let articles = try #require(Self.loaded(page).last?["articles"] as? [[String: Any]])
+            let path = try #require(articles.compactMap { $0["image"] as? String }.first)
+
+            let image = try await lab.send(.get, path, authorized: false)
+            #expect(image.status == 200 && image.headers[.contentType] == "image/jpeg")
+            #expect(image.headers[.cacheControl] == "public, max-age=86400")
+            let bitmap = try ImageDecoder().decode(image.body)
+            #expect(bitmap.width == 320)
+            let eTag = try #require(image.headers[.eTag])
+            #expect(
+                try await lab.send(.get, path, authorized: false, headers: [.ifNoneMatch: eTag]).status == 304
+            )
+
+            let original = try #require(
+                URLComponents(string: path)?.queryItems?.first { $0.name == "url" }?.value
+            )
+            let other = original.replacingOccurrences(of: ".jpg", with: "-not-handed-out.jpg")
+            let query = other.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let refused = try await lab.send(.get, "/img?url=\(query)&w=320", authorized: false)
+            #expect(refused.status == 403 && refused.errorCode == "notHandedOut")
+            let privateAddress = try await lab.send(
+                .get,
+                "/img?url=http%3A%2F%2F169.254.169.254%2Flatest&w=80",
+                authorized: false
+            )
+            #expect(privateAddress.status == 403)
+            page.close()
+        }
+    }
+
+    /// A picture that does not decode is a clear error, not a crash or a hang.
+    @Test func reportsABrokenPicture() async throws {
+        let router = Router()
+        router.get("broken.jpg") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "image/jpeg"],
+                body: .init(byteBuffer: .init(string: "\u{FF}\u{D8}not a jpeg"))
+            )
+        }
+        try await withLoopbackServer(router) { images in
+            let origin = try #require(HTTPOrigin(images))
+            try await withNewsLab(imageHosts: ["127.0.0.1"], trusted: [origin]) { lab, _ in
+                let url = images.appending(path: "broken.jpg").absoluteString
+                let query = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                let answer = try await lab.send(.get, "/img?url=\(query)&w=200", authorized: false)
+                #expect(answer.status == 502 && answer.errorCode == "imageFailed")
+            }
+        }
+    }
+
+    static func loaded(_ page: LiveViewer) -> [[String: Any]] {
+        page.messages(of: "articles").filter { $0["state"] as? String == "loaded" }
+    }
+}
