@@ -9,7 +9,7 @@ public enum SVGRenderer {
     {
         let laneHeight = 56.0
         let left = 180.0
-        let right = 40.0
+        let right = 90.0
         let top = 50.0
         let duration = max(timeline.duration, 1)
         let scale = max(60.0, min(160.0, 720.0 / duration))
@@ -52,25 +52,35 @@ public enum SVGRenderer {
                 stroke="#999" stroke-width="1.5" marker-end="url(#arrow)"/>
 
                 """
+            // Events in one frame stand side by side, the value first and the end after it, so
+            // that neither hides the other.
+            var frame: (time: Double, right: Double)?
             for event in lanes[lane] ?? [] {
-                let cx = x(event.time)
+                var cx = x(event.time)
+                let sameFrame = frame.map { abs($0.time - event.time) < 1e-9 } ?? false
                 switch event.kind {
                 case .value(let value):
                     let text = value.description
-                    let shown = text.count > 6 ? String(text.prefix(5)) + "…" : text
-                    svg += """
-                        <g><title>\(escape(text)) at \(format(event.time))s</title>\
-                        <circle cx="\(format(cx))" cy="\(format(y))" r="13" fill="#fde68a" stroke="#b45309" stroke-width="1.5"/>\
-                        <text x="\(format(cx))" y="\(format(y + 4))" text-anchor="middle" font-size="11" fill="#111">\(escape(shown))</text></g>
-
-                        """
+                    let marble = Self.marble(text)
+                    if sameFrame, let frame { cx = frame.right + 3 + marble.width / 2 }
+                    svg += Self.value(
+                        text,
+                        shown: marble.label,
+                        width: marble.width,
+                        cx: cx,
+                        y: y,
+                        time: event.time
+                    )
+                    frame = (event.time, cx + marble.width / 2)
                 case .finished:
+                    if sameFrame, let frame { cx = frame.right + 6 }
                     svg += """
                         <line x1="\(format(cx))" y1="\(format(y - 14))" x2="\(format(cx))" y2="\(format(y + 14))" \
                         stroke="#111" stroke-width="3"><title>finished at \(format(event.time))s</title></line>
 
                         """
                 case .failure(let message):
+                    if sameFrame, let frame { cx = frame.right + 12 }
                     svg += """
                         <g stroke="#dc2626" stroke-width="3"><title>failed at \(format(event.time))s: \(escape(message))</title>\
                         <line x1="\(format(cx - 9))" y1="\(format(y - 9))" x2="\(format(cx + 9))" y2="\(format(y + 9))"/>\
@@ -102,6 +112,35 @@ public enum SVGRenderer {
 
             """
         return svg
+    }
+
+    /// The most characters a marble shows; a longer value is cut, and shown whole on hover.
+    static let longestLabel = 14
+
+    /// A value's marble: a circle for up to three characters, else a pill that fits the label.
+    static func marble(_ text: String) -> (label: String, width: Double) {
+        let label = text.count > longestLabel ? String(text.prefix(longestLabel - 1)) + "…" : text
+        return (label, label.count <= 3 ? 26 : Double(label.count) * 6.6 + 14)
+    }
+
+    private static func value(
+        _ text: String,
+        shown: String,
+        width: Double,
+        cx: Double,
+        y: Double,
+        time: Double
+    ) -> String {
+        let shape =
+            width <= 26
+            ? "<circle cx=\"\(format(cx))\" cy=\"\(format(y))\" r=\"13\" "
+            : "<rect x=\"\(format(cx - width / 2))\" y=\"\(format(y - 13))\" width=\"\(format(width))\" height=\"26\" rx=\"13\" "
+        return """
+            <g><title>\(escape(text)) at \(format(time))s</title>\
+            \(shape)fill="#fde68a" stroke="#b45309" stroke-width="1.5"/>\
+            <text x="\(format(cx))" y="\(format(y + 4))" text-anchor="middle" font-size="11" fill="#111">\(escape(shown))</text></g>
+
+            """
     }
 
     private static func format(_ value: Double) -> String {

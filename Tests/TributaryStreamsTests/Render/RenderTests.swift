@@ -70,4 +70,36 @@ import TributaryStreams
         // Well-formed XML.
         #expect(XMLParser(data: Data(svg.utf8)).parse())
     }
+
+    /// A long value is a pill with a shortened label and the whole value on hover; a value and
+    /// the end of its stream in one frame stand side by side, neither hiding the other.
+    @Test func keepsEveryEventOfAFrameVisible() throws {
+        let document = try StreamDocument.decode(
+            Data(
+                #"""
+                {"schemaVersion": 1, "name": "Legibility",
+                 "streams": [{"id": "words", "items": [
+                   {"value": "a rather long value that will not fit", "operators": [{"operator": "delay", "seconds": 1}]},
+                   {"value": "short", "operators": [{"operator": "delay", "seconds": 1}]}],
+                   "ending": {"kind": "finished", "after": 0}}],
+                 "nodes": [{"id": "lengths", "operator": "map", "input": "words", "expression": "$0 * 2"}]}
+                """#.utf8
+            )
+        )
+        let svg = SVGRenderer.render(try StreamRunner().run(document), document: document)
+        #expect(svg.contains("<title>a rather long value that will not fit at 1s</title>"))
+        #expect(svg.contains(">a rather long…</text>"))
+        func number(_ pattern: String) throws -> Double {
+            let match = try #require(svg.firstMatch(of: try Regex(pattern)))
+            let text = try #require(match.output[1].substring)
+            return try #require(Double(String(text)))
+        }
+        let pillLeft = try number(#"<title>short at 2s</title><rect x="([0-9.]+)""#)
+        let pillWidth = try number(
+            #"<title>short at 2s</title><rect x="[0-9.]+" y="[0-9.]+" width="([0-9.]+)""#
+        )
+        let bar = try number(#"<line x1="([0-9.]+)"[^>]*><title>finished at 2s</title>"#)
+        #expect(bar > pillLeft + pillWidth)
+        #expect(XMLParser(data: Data(svg.utf8)).parse())
+    }
 }
