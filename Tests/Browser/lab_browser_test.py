@@ -111,6 +111,22 @@ def cards(driver):
 def news(run, driver):
     base = run.base
 
+    def first_load():
+        driver.get(base + "/news?view=top")
+        wait(driver, lambda: driver.execute_script(
+            "return performance.getEntriesByName('first-contentful-paint').length") > 0)
+        paint = driver.execute_script(
+            "return performance.getEntriesByName('first-contentful-paint')[0].startTime")
+        weight = driver.execute_script(
+            "const [page] = performance.getEntriesByType('navigation');"
+            "return page.encodedBodySize + performance.getEntriesByType('resource')"
+            ".filter(r => !r.name.includes('/img?')).reduce((sum, r) => sum + r.encodedBodySize, 0)")
+        print(f"     first contentful paint after {paint:.0f} ms; HTML, CSS and JS {weight / 1024:.1f} KB")
+        assert paint < 200, paint
+        assert weight < 150 * 1024, weight
+
+    run.step("news-first-load", driver, first_load)
+
     def search():
         driver.get(base + "/news?view=search")
         box = wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "input[type=search]"))

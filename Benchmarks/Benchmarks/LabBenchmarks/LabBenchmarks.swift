@@ -3,6 +3,7 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import GRDB
+import HTTPTypes
 import Hummingbird
 import HummingbirdWSClient
 import Logging
@@ -45,11 +46,12 @@ final class RunningLab: Sendable {
     private let stopping: AsyncStream<Void>.Continuation
     private let task: Task<Void, any Error>
 
-    init() async throws {
+    init(news: LabNews? = nil) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "lab-bench-\(UUID().uuidString)")
         server = LabServer(
             store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
-            token: token
+            token: token,
+            news: news
         )
         let (stop, stopping) = AsyncStream<Void>.makeStream()
         let (ready, readiness) = AsyncStream<URL>.makeStream()
@@ -102,6 +104,97 @@ final class RunningLab: Sendable {
     }
 }
 
+/// A Hummingbird server whose one route, `path`, answers what `url` answered: the same status
+/// line, headers and bytes, from memory. The floor a lab route is measured against.
+func memoryCopy(of url: String, at path: String, client: HTTPClient) async throws -> (LoopbackServer, URL) {
+    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+    let body = try await response.body.collect(upTo: 10 << 20)
+    guard response.status == .ok else { throw LabBenchmarkError("\(url) answered \(response.status)") }
+    var headers = HTTPFields()
+    for header in response.headers where header.name.lowercased() != "content-length" {
+        if let name = HTTPField.Name(header.name) {
+            headers.append(HTTPField(name: name, value: header.value))
+        }
+    }
+    let answer = headers
+    let server = LoopbackServer {
+        let router = Router()
+        router.get(RouterPath(path)) { _, _ in
+            Response(status: .ok, headers: answer, body: .init(byteBuffer: body))
+        }
+        return router
+    }
+    return (server, await server.start())
+}
+
+/// `count` GETs of `url`, `concurrency` at a time, each answered 200 with a body.
+func getConcurrently(
+    _ url: String,
+    client: HTTPClient,
+    count: Int = 2_000,
+    concurrency: Int = 32
+) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<concurrency {
+            group.addTask {
+                for _ in stride(from: worker, to: count, by: concurrency) {
+                    let response = try await client.execute(
+                        HTTPClientRequest(url: url),
+                        timeout: .seconds(30)
+                    )
+                    let body = try await response.body.collect(upTo: 10 << 20)
+                    guard response.status == .ok, body.readableBytes > 0 else {
+                        throw LabBenchmarkError("\(url) answered \(response.status)")
+                    }
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+}
+
+/// What a benchmark's iterations share: made once before them, stopped after them.
+protocol Rig: AnyObject, Sendable {
+    init() async throws
+    func stop() async
+}
+
+/// Registers `name`, whose iterations run `body` on one rig of type `R`.
+func benchmark<R: Rig>(
+    _ name: String,
+    configuration: Benchmark.Configuration,
+    on rig: R.Type,
+    _ body: @escaping @Sendable (Benchmark, R) async throws -> Void
+) {
+    let kept = Mutex<R?>(nil)
+    Benchmark(
+        name,
+        configuration: configuration,
+        closure: { (benchmark: Benchmark, rig: R) in try await body(benchmark, rig) },
+        setup: {
+            let made = try await R()
+            kept.withLock { $0 = made }
+            return made
+        },
+        teardown: {
+            if let made = kept.withLock({ $0.take() }) { await made.stop() }
+        }
+    )
+}
+
+/// Many requests at once: a run of a few tenths of a second, thirty times.
+var throughputConfiguration: Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal],
+        timeUnits: .milliseconds,
+        warmupIterations: 2,
+        scalingFactor: .one,
+        maxDuration: .seconds(20),
+        maxIterations: 30,
+        thresholds: [:]
+    )
+}
+
 struct LabBenchmarkError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
@@ -112,4 +205,5 @@ let benchmarks: @Sendable () -> Void = {
     readBenchmarks()
     saveBenchmarks()
     idleConnectionBenchmarks()
+    newsBenchmarks()
 }

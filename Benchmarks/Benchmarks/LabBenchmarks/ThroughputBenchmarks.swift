@@ -18,9 +18,7 @@ import TributaryStreams
 private let reads = 2_000
 private let saves = 200
 
-final class ReadRig: Sendable {
-    static let current = Mutex<ReadRig?>(nil)
-
+final class ReadRig: Rig {
     let lab: RunningLab
     let client = HTTPClient(eventLoopGroupProvider: .singleton)
     let labURL: String
@@ -31,44 +29,14 @@ final class ReadRig: Sendable {
         lab = try await RunningLab()
         let id = try await lab.create(client)
         labURL = lab.url.appending(path: "api/streams/\(id)").absoluteString
-        let response = try await client.execute(HTTPClientRequest(url: labURL), timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        var headers = HTTPFields()
-        for header in response.headers where header.name.lowercased() != "content-length" {
-            if let name = HTTPField.Name(header.name) {
-                headers.append(HTTPField(name: name, value: header.value))
-            }
-        }
-        let answer = headers
-        floor = LoopbackServer {
-            let router = Router()
-            router.get("api/streams/:id") { _, _ in
-                Response(status: .ok, headers: answer, body: .init(byteBuffer: body))
-            }
-            return router
-        }
-        floorURL = await floor.start().appending(path: "api/streams/\(id)").absoluteString
+        let (floor, floorBase) = try await memoryCopy(of: labURL, at: "api/streams/:id", client: client)
+        self.floor = floor
+        floorURL = floorBase.appending(path: "api/streams/\(id)").absoluteString
     }
 
     /// `reads` GETs of `url`, 32 at a time.
     func read(_ url: String) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<32 {
-                group.addTask {
-                    for _ in stride(from: worker, to: reads, by: 32) {
-                        let response = try await self.client.execute(
-                            HTTPClientRequest(url: url),
-                            timeout: .seconds(30)
-                        )
-                        let body = try await response.body.collect(upTo: 1 << 20)
-                        guard response.status == .ok, body.readableBytes > 0 else {
-                            throw LabBenchmarkError("a read answered \(response.status)")
-                        }
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await getConcurrently(url, client: client, count: reads)
     }
 
     func stop() async {
@@ -78,38 +46,23 @@ final class ReadRig: Sendable {
 }
 
 func readBenchmarks() {
-    let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .cpuTotal],
-        timeUnits: .milliseconds,
-        warmupIterations: 2,
-        scalingFactor: .one,
-        maxDuration: .seconds(20),
-        maxIterations: 30,
-        thresholds: [:]
-    )
     for (name, route) in [("lab", \ReadRig.labURL), ("memory route", \ReadRig.floorURL)] {
-        Benchmark(
+        benchmark(
             "LabRead/\(name) (2,000 GETs, 32 at a time)",
-            configuration: configuration,
-            closure: { (benchmark: Benchmark, rig: ReadRig) in
-                benchmark.startMeasurement()
-                try await rig.read(rig[keyPath: route])
-                benchmark.stopMeasurement()
-            },
-            setup: {
-                let rig = try await ReadRig()
-                ReadRig.current.withLock { $0 = rig }
-                return rig
-            },
-            teardown: {
-                if let rig = ReadRig.current.withLock({ $0.take() }) { await rig.stop() }
-            }
-        )
+            configuration: throughputConfiguration,
+            on: ReadRig.self
+        ) {
+            benchmark,
+            rig in
+            benchmark.startMeasurement()
+            try await rig.read(rig[keyPath: route])
+            benchmark.stopMeasurement()
+        }
     }
 }
 
 /// A store and a GRDB pool on files of the same schema, each with one document to save to.
-final class SaveRig: Sendable {
+final class SaveRig: Rig {
     let folder = FileManager.default.temporaryDirectory.appending(path: "lab-saves-\(UUID().uuidString)")
     let store: SQLiteDocumentStore
     let storeID: String
@@ -131,6 +84,10 @@ final class SaveRig: Sendable {
             configuration: configuration
         )
         documents = (0..<16).map { sampleDocument("Version \($0)") }
+    }
+
+    func stop() async {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     func saveThroughStore() async throws {
@@ -171,35 +128,17 @@ final class SaveRig: Sendable {
 }
 
 func saveBenchmarks() {
-    let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .cpuTotal],
-        timeUnits: .milliseconds,
-        warmupIterations: 2,
-        scalingFactor: .one,
-        maxDuration: .seconds(20),
-        maxIterations: 30,
-        thresholds: [:]
-    )
     let saving: [(String, @Sendable (SaveRig) async throws -> Void)] = [
         ("SQLiteDocumentStore", { try await $0.saveThroughStore() }),
         ("GRDB, the same rows", { try await $0.saveThroughGRDB() }),
     ]
     for (name, save) in saving {
-        let kept = Mutex<SaveRig?>(nil)
-        Benchmark(
-            "LabSaves/\(name) (200 saves)",
-            configuration: configuration,
-            closure: { (benchmark: Benchmark, rig: SaveRig) in
-                benchmark.startMeasurement()
-                try await save(rig)
-                benchmark.stopMeasurement()
-            },
-            setup: {
-                let made = try await SaveRig()
-                kept.withLock { $0 = made }
-                return made
-            },
-            teardown: { kept.withLock { $0 = nil } }
-        )
+        benchmark("LabSaves/\(name) (200 saves)", configuration: throughputConfiguration, on: SaveRig.self) {
+            benchmark,
+            rig in
+            benchmark.startMeasurement()
+            try await save(rig)
+            benchmark.stopMeasurement()
+        }
     }
 }
