@@ -17,7 +17,7 @@ struct NewsLiveTests {
     /// is the one the test makes, however busy the machine.
     @Test func searchesOnceTypingRestsAndShowsOnlyTheLatest() async throws {
         let scheduler = DispatchQueue.test
-        try await withNewsLab(scheduler: scheduler.eraseToAnyScheduler()) { _, live in
+        try await withNewsLab(scheduler: scheduler.eraseToAnyScheduler()) { _, live, _ in
             let page = LiveViewer(live)
             // As the page does: the feed first, then each keystroke as it is typed.
             page.send(#"{"type":"input","feed":{"kind":"search"},"searchText":""}"#)
@@ -55,7 +55,7 @@ struct NewsLiveTests {
 
     /// A category lists its headlines; the next page is appended; a blank search changes nothing.
     @Test func listsACategoryAndLoadsMore() async throws {
-        try await withNewsLab { _, live in
+        try await withNewsLab { _, live, _ in
             let page = LiveViewer(live)
             page.send(
                 #"{"type":"input","feed":{"kind":"category","category":"technology","country":"us"},"searchText":""}"#
@@ -75,7 +75,7 @@ struct NewsLiveTests {
 
     /// Sources by country, and a source's own articles.
     @Test func listsSourcesAndASourcesArticles() async throws {
-        try await withNewsLab { _, live in
+        try await withNewsLab { _, live, _ in
             let page = LiveViewer(live)
             page.send(#"{"type":"sources","country":"us","category":null,"searchText":""}"#)
             try await waitUntil {
@@ -95,9 +95,37 @@ struct NewsLiveTests {
         }
     }
 
+    /// An RSS feed by its address is read through the view model; a feed at a private address is
+    /// refused as a failure the page can show, with the alert's message, and nothing is fetched.
+    @Test func readsAFeedAndShowsAFailure() async throws {
+        try await withNewsLab { _, live, sandbox in
+            let page = LiveViewer(live)
+            let feed = sandbox.deletingLastPathComponent().appending(path: "feeds/technology.rss")
+                .absoluteString
+            page.send(#"{"type":"input","feed":{"kind":"feed","url":"\#(feed)"},"searchText":""}"#)
+            try await waitUntil { !Self.loaded(page).isEmpty }
+            let articles = try #require(Self.loaded(page).last?["articles"] as? [[String: Any]])
+            #expect(!articles.isEmpty)
+            page.send(
+                #"{"type":"input","feed":{"kind":"feed","url":"http://10.1.2.3/feed.rss"},"searchText":""}"#
+            )
+            try await waitUntil {
+                page.messages(of: "articles").contains { $0["state"] as? String == "failed" }
+            }
+            let failed = try #require(
+                page.messages(of: "articles").last { $0["state"] as? String == "failed" }
+            )
+            let message = try #require(failed["error"] as? String)
+            #expect(!message.isEmpty)
+            page.send(#"{"type":"input","feed":{"kind":"feed","url":"javascript:alert(1)"},"searchText":""}"#)
+            try await waitUntil { !page.messages(of: "invalid").isEmpty }
+            page.close()
+        }
+    }
+
     /// A thumbnail the lab put on a page is resized and cached; anything else is refused.
     @Test func servesThumbnailsOnlyOfWhatItHandedOut() async throws {
-        try await withNewsLab { lab, live in
+        try await withNewsLab { lab, live, _ in
             let page = LiveViewer(live)
             page.send(#"{"type":"input","feed":{"kind":"top","country":"us"},"searchText":""}"#)
             try await waitUntil { !Self.loaded(page).isEmpty }
@@ -143,7 +171,7 @@ struct NewsLiveTests {
         }
         try await withLoopbackServer(router) { images in
             let origin = try #require(HTTPOrigin(images))
-            try await withNewsLab(imageHosts: ["127.0.0.1"], trusted: [origin]) { lab, _ in
+            try await withNewsLab(imageHosts: ["127.0.0.1"], trusted: [origin]) { lab, _, _ in
                 let url = images.appending(path: "broken.jpg").absoluteString
                 let query = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
                 let answer = try await lab.send(.get, "/img?url=\(query)&w=200", authorized: false)

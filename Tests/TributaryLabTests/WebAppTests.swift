@@ -15,7 +15,7 @@ func withNewsLab(
     imageHosts: Set<String> = [],
     trusted: Set<HTTPOrigin> = [],
     scheduler: AnySchedulerOf<DispatchQueue> = .main,
-    _ body: @Sendable (_ lab: LabConnection, _ live: String) async throws -> Void
+    _ body: @Sendable (_ lab: LabConnection, _ live: String, _ sandbox: URL) async throws -> Void
 ) async throws {
     let folder = FileManager.default.temporaryDirectory.appending(path: "news-lab-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -37,7 +37,8 @@ func withNewsLab(
             try await server.withRunning { url in
                 try await body(
                     LabConnection(base: url, token: "news-token-0123456789", transport: transport),
-                    "ws://127.0.0.1:\(url.port ?? 0)/api/news/live"
+                    "ws://127.0.0.1:\(url.port ?? 0)/api/news/live",
+                    sandbox
                 )
             }
         }

@@ -108,7 +108,8 @@ function renderEditor(main, navigate, id) {
       el('div', { class: 'panel' }, el('h2', {}, 'Run'), diagram, lanes, el('h2', {}, 'Versions'), versions)));
   text.id = 'json';
 
-  const rerun = debounced(150, () => run());
+  // The run takes a few tens of milliseconds: the diagram is new within 150 ms of a pause.
+  const rerun = debounced(100, () => run());
   text.addEventListener('input', () => {
     dirty = true;
     updateButtons();
