@@ -2,7 +2,6 @@ import Foundation
 import HackerNews
 import Hummingbird
 import NewsSandbox
-import Synchronization
 import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryTestSupport
@@ -38,7 +37,7 @@ final class CountingServer: Sendable {
         var hits: [String: Int] = [:]
     }
 
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
     let failing: Set<String>
     let delay: Duration
 

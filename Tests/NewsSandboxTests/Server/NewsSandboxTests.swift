@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import NewsAPI
 import NewsSandbox
-import Synchronization
 import Testing
 import TributaryAsyncHTTPClient
 import TributaryHTTP
+import TributaryTestSupport
 
 /// The sandbox over loopback, through the real client.
 @Suite(.timeLimit(.minutes(1)))
@@ -338,9 +338,9 @@ struct SandboxOriginTests {
 
 /// A wall clock the test moves.
 final class TestClock: Sendable {
-    private let time: Mutex<Date>
+    private let time: Locked<Date>
 
-    init(_ start: Date) { time = Mutex(start) }
+    init(_ start: Date) { time = Locked(start) }
 
     var now: @Sendable () -> Date { { self.time.withLock { $0 } } }
 

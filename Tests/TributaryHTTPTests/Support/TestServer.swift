@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOPosix
-import Synchronization
 import TributaryTestSupport
 
 /// What the server's `echo` route saw of a request: its raw query and its header fields, by
@@ -17,7 +16,7 @@ struct Echo: Codable, Sendable {
 struct TestServer {
     /// What the server has seen, for tests to check.
     final class Log: Sendable {
-        private let hits = Mutex<[String: Int]>([:])
+        private let hits = Locked<[String: Int]>([:])
         let arrivals: AsyncStream<String>
         private let arrived: AsyncStream<String>.Continuation
 

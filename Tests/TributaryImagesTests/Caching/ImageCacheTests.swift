@@ -1,6 +1,6 @@
-import Synchronization
 import Testing
 import TributaryImages
+import TributaryTestSupport
 
 struct ImageCacheTests {
     /// A 10×10 bitmap costs 400 bytes.
@@ -45,7 +45,7 @@ struct ImageCacheTests {
     }
 
     @Test func entriesExpireAfterTheirTimeToLive() {
-        let clock = Mutex(ContinuousClock.now)
+        let clock = Locked(ContinuousClock.now)
         let cache = ImageCache(timeToLive: .seconds(60), now: { clock.withLock { $0 } })
         cache.store(image, for: key("a"))
         clock.withLock { $0 = $0 + .seconds(59) }
