@@ -42,9 +42,9 @@
 
         /// A publisher that buffers and periodically publishes its items.
         ///
-        /// The upstream is asked for one element at a time, as Combine's does: one when
-        /// subscribed, one more after each element it sends, and one more for each request of
-        /// the downstream. Groups that are ready while the downstream has no demand wait, in
+        /// The upstream is asked for one element at a time, as Combine's does: nothing when
+        /// subscribed, one element for each request of the downstream, and one more after each
+        /// element it sends. Groups that are ready while the downstream has no demand wait, in
         /// order, until it asks for more.
         public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
             public typealias Output = [Upstream.Output]
@@ -146,11 +146,7 @@
                     self.timer = timer
                     return false
                 }
-                if isCancelled {
-                    timer.cancel()
-                } else {
-                    subscription.request(.max(1))
-                }
+                if isCancelled { timer.cancel() }
             }
 
             func receive(_ input: Input) -> Subscribers.Demand {
