@@ -1,8 +1,8 @@
 /// Entries in recency order with O(1) lookup, insertion, promotion and removal: a doubly linked
 /// list threaded through an array of slots, with a dictionary from key to slot.
 ///
-/// Not thread-safe; the caches keep it behind a mutex.
-struct LRUList<Key: Hashable, Value> {
+/// Not thread-safe; the caches of every module keep it behind a lock.
+package struct LRUList<Key: Hashable, Value> {
     private struct Node {
         var key: Key
         var value: Value
@@ -22,26 +22,28 @@ struct LRUList<Key: Hashable, Value> {
     private var oldest = -1
 
     /// The sum of the entries' costs.
-    private(set) var totalCost = 0
+    package private(set) var totalCost = 0
 
-    var count: Int { index.count }
+    package init() {}
+
+    package var count: Int { index.count }
 
     /// The value for `key`, which becomes the most recently used.
-    mutating func value(for key: Key) -> Value? {
+    package mutating func value(for key: Key) -> Value? {
         guard let slot = index[key] else { return nil }
         promote(slot)
         return slots[slot]!.value
     }
 
     /// The value for `key`, leaving the order alone.
-    func peek(_ key: Key) -> Value? {
+    package func peek(_ key: Key) -> Value? {
         index[key].map { slots[$0]!.value }
     }
 
-    func contains(_ key: Key) -> Bool { index[key] != nil }
+    package func contains(_ key: Key) -> Bool { index[key] != nil }
 
     /// Adds or replaces the entry for `key` as the most recently used.
-    mutating func set(_ value: Value, for key: Key, cost: Int) {
+    package mutating func set(_ value: Value, for key: Key, cost: Int) {
         if let slot = index[key] {
             totalCost += cost - slots[slot]!.cost
             slots[slot]!.value = value
@@ -66,13 +68,13 @@ struct LRUList<Key: Hashable, Value> {
     }
 
     @discardableResult
-    mutating func remove(_ key: Key) -> Value? {
+    package mutating func remove(_ key: Key) -> Value? {
         guard let slot = index.removeValue(forKey: key) else { return nil }
         return unlink(slot).value
     }
 
     /// Removes and returns the least recently used entry.
-    mutating func removeOldest() -> (key: Key, value: Value, cost: Int)? {
+    package mutating func removeOldest() -> (key: Key, value: Value, cost: Int)? {
         guard oldest >= 0 else { return nil }
         let key = slots[oldest]!.key
         index[key] = nil
@@ -80,12 +82,12 @@ struct LRUList<Key: Hashable, Value> {
         return (node.key, node.value, node.cost)
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         self = LRUList()
     }
 
     /// The keys from least to most recently used.
-    var keysFromOldest: [Key] {
+    package var keysFromOldest: [Key] {
         var keys: [Key] = []
         var slot = oldest
         while slot >= 0 {
