@@ -1,3 +1,4 @@
+import DequeModule
 public import Tributary
 
 extension StreamDocument {
@@ -25,22 +26,33 @@ extension StreamDocument {
     }
 
     /// The publisher of `id` with failures as `any Error`, each a ``StreamFailure``, from a
-    /// checked document's `elements`.
+    /// checked document's `elements`. With a `deadline`, every item a stream publishes is
+    /// checked against it first: every value starts as an item, so a run stops on time even
+    /// where operators work synchronously, with no scheduled action between.
     func pipeline<S: Scheduler>(
         for id: String,
         in elements: [String: Element],
-        scheduler: S
+        scheduler: S,
+        deadline: RunDeadline? = nil
     ) throws(StreamError) -> AnyPublisher<StreamValue, any Error> {
         guard let element = elements[id] else {
             throw StreamError(.danglingReference(id), path: "$")
         }
         switch element {
         case .stream(let stream):
-            return Self.publisher(for: stream, scheduler: scheduler)
+            let items = Self.publisher(for: stream, scheduler: scheduler)
+            guard let deadline else { return items }
+            return items.tryMap { value in
+                try deadline.check()
+                return value
+            }
+            .eraseToAnyPublisher()
         case .node(let node):
             var inputs: [AnyPublisher<StreamValue, any Error>] = []
             for input in node.inputs {
-                inputs.append(try pipeline(for: input, in: elements, scheduler: scheduler))
+                inputs.append(
+                    try pipeline(for: input, in: elements, scheduler: scheduler, deadline: deadline)
+                )
             }
             return Self.apply(node, to: inputs, scheduler: scheduler)
         }
@@ -159,17 +171,20 @@ extension StreamDocument {
                 .append(Just(.finished(index)).setFailureType(to: (any Error).self))
                 .eraseToAnyPublisher()
         }
-        return Publishers.MergeMany(tagged)
-            .scan(ZipState(inputs: inputs.count)) { state, event in state.next(event) }
-            .flatMap(maxPublishers: .unlimited) {
-                Publishers.Sequence<[ZipState.Signal], any Error>(sequence: $0.signals)
-            }
-            .prefix { if case .value = $0 { true } else { false } }
-            .compactMap { signal -> StreamValue? in
-                guard case .value(let value) = signal else { return nil }
-                return value
-            }
-            .eraseToAnyPublisher()
+        // One state per subscription, made when subscribed, so that each run starts afresh.
+        return Deferred {
+            let state = ZipState(inputs: inputs.count)
+            return Publishers.MergeMany(tagged)
+                .flatMap(maxPublishers: .unlimited) {
+                    Publishers.Sequence<[ZipState.Signal], any Error>(sequence: state.next($0))
+                }
+                .prefix { if case .value = $0 { true } else { false } }
+                .compactMap { signal -> StreamValue? in
+                    guard case .value(let value) = signal else { return nil }
+                    return value
+                }
+        }
+        .eraseToAnyPublisher()
     }
 
     /// Evaluates `expression`; a failure names `node` as its origin.
@@ -194,7 +209,11 @@ extension StreamDocument {
 }
 
 /// The bookkeeping of a zip: what each input has waiting, and which have finished.
-struct ZipState {
+///
+/// An event costs O(1) but for the list it completes, which holds one value of every input, so
+/// a zip of K inputs costs O(events × K) at most. A run is one thread's at a time, as
+/// everything on a ``VirtualTimeScheduler`` is.
+final class ZipState {
     enum Event {
         case value(Int, StreamValue)
         case finished(Int)
@@ -205,33 +224,43 @@ struct ZipState {
         case done
     }
 
-    var waiting: [[StreamValue]]
-    var finished: [Bool]
-    /// What this step publishes.
-    var signals: [Signal] = []
+    /// Each input's values not yet zipped, oldest first.
+    private var waiting: [Deque<StreamValue>]
+    /// How many inputs have no value waiting.
+    private var empty: Int
+    /// Whether an input has finished with none waiting: nothing more can be zipped.
+    private var isDone = false
+    private var finished: [Bool]
 
     init(inputs: Int) {
         waiting = Array(repeating: [], count: inputs)
+        empty = inputs
         finished = Array(repeating: false, count: inputs)
     }
 
-    func next(_ event: Event) -> ZipState {
-        var state = self
-        state.signals = []
+    /// What `event` makes the zip publish: a list, the end, both, or nothing.
+    func next(_ event: Event) -> [Signal] {
+        guard !isDone else { return [] }
         switch event {
         case .value(let index, let value):
-            state.waiting[index].append(value)
-            if state.waiting.allSatisfy({ !$0.isEmpty }) {
-                state.signals.append(
-                    .value(.list(state.waiting.indices.map { state.waiting[$0].removeFirst() }))
-                )
+            if waiting[index].isEmpty { empty -= 1 }
+            waiting[index].append(value)
+            guard empty == 0 else { return [] }
+            var list: [StreamValue] = []
+            list.reserveCapacity(waiting.count)
+            for input in waiting.indices {
+                list.append(waiting[input].removeFirst())
+                if waiting[input].isEmpty {
+                    empty += 1
+                    if finished[input] { isDone = true }
+                }
             }
+            return isDone ? [.value(.list(list)), .done] : [.value(.list(list))]
         case .finished(let index):
-            state.finished[index] = true
+            finished[index] = true
+            guard waiting[index].isEmpty else { return [] }
+            isDone = true
+            return [.done]
         }
-        if state.finished.indices.contains(where: { state.finished[$0] && state.waiting[$0].isEmpty }) {
-            state.signals.append(.done)
-        }
-        return state
     }
 }

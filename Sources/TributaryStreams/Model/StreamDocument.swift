@@ -61,8 +61,17 @@ public struct StreamDocument: Sendable, Hashable, Codable {
 
     /// Reads a document from JSON.
     public static func decode(_ data: Data) throws(StreamError) -> StreamDocument {
+        try decode(StreamDocument.self, from: data)
+    }
+
+    /// Reads a value that holds documents — a message that carries one, say — from JSON, with
+    /// what is wrong as a ``StreamError`` whose path leads from the top of `data`.
+    public static func decode<Value: Decodable>(
+        _ type: Value.Type,
+        from data: Data
+    ) throws(StreamError) -> Value {
         do {
-            return try JSONDecoder().decode(StreamDocument.self, from: data)
+            return try JSONDecoder().decode(type, from: data)
         } catch let error as StreamError {
             throw error
         } catch let DecodingError.dataCorrupted(context) {

@@ -31,6 +31,8 @@ public struct StreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooLarge(String, limit: Int)
         /// A run of these lanes would run more operators and streams than the runner allows.
         case runTooLarge(operators: Int, limit: Int)
+        /// What a run would print or draw would take about `bytes`, more than `limit`.
+        case outputTooLarge(bytes: Int, limit: Int)
     }
 
     public var kind: Kind
@@ -71,6 +73,8 @@ public struct StreamError: Error, Sendable, Equatable, CustomStringConvertible {
             problem =
                 "running these lanes would run \(operators) operators and streams, more than the limit of \(limit); "
                 + "run fewer lanes"
+        case .outputTooLarge(let bytes, let limit):
+            problem = "the output would take about \(bytes) bytes, more than the limit of \(limit)"
         }
         return "\(path): \(problem)."
     }

@@ -10,14 +10,24 @@ public enum TextLanes {
     /// doubled = map($0 * 2)        -2468|
     /// ```
     ///
-    /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, or when the
-    ///   timeline spans more than ``Marbles/maximumFrames`` frames.
+    /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, when the
+    ///   timeline spans more than ``Marbles/maximumFrames`` frames, or when the lanes would take
+    ///   more than `maximumBytes`, which is checked before anything is printed.
     public static func render(
         _ timeline: Timeline,
         document: StreamDocument,
-        frame: Double = 1
+        frame: Double = 1,
+        maximumBytes: Int = .max
     ) throws(StreamError) -> String {
         try Marbles.checkFrame(frame, duration: timeline.duration)
+        // A lane is a column a frame, a few for each event, and its title: an upper bound that
+        // refuses a huge drawing before its memory is spent.
+        let columns = Int((timeline.duration / frame).rounded()) + 2
+        let estimate =
+            timeline.lanes.reduce(0) { $0 + $1.utf8.count + 32 + columns } + timeline.events.count * 8
+        guard estimate <= maximumBytes else {
+            throw StreamError(.outputTooLarge(bytes: estimate, limit: maximumBytes), path: "$")
+        }
         let lanes = Dictionary(grouping: timeline.events, by: \.lane)
         var legend: [Character: StreamValue] = [:]
         let reserved = Marbles.literals(in: timeline.events)

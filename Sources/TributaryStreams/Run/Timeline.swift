@@ -39,17 +39,41 @@ public struct Timeline: Sendable, Hashable, Codable {
         }
     }
 
+    /// A guard of ``StreamRunner`` that stops a run before it ends.
+    public enum Guard: Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The run recorded as many events as it may.
+        case events(limit: Int)
+        /// The run recorded as many bytes of values as it may.
+        case bytes(limit: Int)
+        /// The run took as long as it may, in seconds of real time.
+        case time(limit: Double)
+        /// The run reached the end of the virtual time it covers, in seconds, with lanes open.
+        case duration(limit: Double)
+
+        public var description: String {
+            switch self {
+            case .events(let limit): "the limit of \(limit) events"
+            case .bytes(let limit): "the limit of \(limit) bytes of values"
+            case .time(let limit): "the limit of \(limit) s of running time"
+            case .duration(let limit): "the end of the \(limit) s a run covers"
+            }
+        }
+    }
+
     /// The lanes, in document order.
     public var lanes: [String]
     /// Every event, in time order; events at the same time keep the order they happened in.
     public var events: [Event]
     /// Whether a guard stopped the run before it ended.
     public var isTruncated: Bool
+    /// The guard that stopped the run, when one did.
+    public var stoppedBy: Guard?
 
-    public init(lanes: [String], events: [Event], isTruncated: Bool = false) {
+    public init(lanes: [String], events: [Event], isTruncated: Bool = false, stoppedBy: Guard? = nil) {
         self.lanes = lanes
         self.events = events
-        self.isTruncated = isTruncated
+        self.isTruncated = isTruncated || stoppedBy != nil
+        self.stoppedBy = stoppedBy
     }
 
     /// The events of `lane`.

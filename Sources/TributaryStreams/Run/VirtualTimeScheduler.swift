@@ -177,6 +177,20 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
         lock.withLock { current = Swift.max(current, target) }
     }
 
+    /// Runs every action due up to `now + duration`, in time order, asking `proceed` before each;
+    /// returns false, leaving the rest waiting, once it answers false.
+    func advance(by duration: Duration, while proceed: () -> Bool) -> Bool {
+        let target = now.advanced(by: duration)
+        while proceed() {
+            guard let action = popDue(before: target) else {
+                lock.withLock { current = Swift.max(current, target) }
+                return true
+            }
+            action()
+        }
+        return false
+    }
+
     /// Runs actions until none is left, or until the clock would pass `limit`.
     public func run(until limit: Time) {
         while let action = popDue(before: limit) {
