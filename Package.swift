@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "TMDb", targets: ["TMDb"]),
         .library(name: "TributaryLab", targets: ["TributaryLab"]),
         .library(name: "TributaryLabClient", targets: ["TributaryLabClient"]),
+        .library(name: "TributaryLabWire", targets: ["TributaryLabWire"]),
         .executable(name: "tributary", targets: ["TributaryCLI"]),
     ],
     dependencies: [
@@ -85,6 +86,7 @@ let package = Package(
             dependencies: [
                 "Tributary",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         .systemLibrary(
@@ -137,11 +139,14 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .target(name: "TributaryLabWire", dependencies: ["TributaryStreams"]),
         .target(
             name: "TributaryLab",
             dependencies: [
                 "Tributary",
                 "TributaryStreams",
+                "TributaryLabWire",
+                .product(name: "DequeModule", package: "swift-collections"),
                 "NewsAPI",
                 "TributaryHTTP",
                 "TributaryImages",
@@ -166,6 +171,7 @@ let package = Package(
                 "Tributary",
                 "TributaryHTTP",
                 "TributaryStreams",
+                "TributaryLabWire",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -4,6 +4,7 @@ import HummingbirdWSClient
 import Logging
 public import Tributary
 public import TributaryHTTP
+import TributaryLabWire
 public import TributaryStreams
 
 /// A version of a shared document, as the lab holds it.
@@ -119,13 +120,14 @@ public struct LabClient: Sendable {
         .eraseToAnyPublisher()
     }
 
+    /// The live connection's address. Following a document only reads it, so the connection
+    /// carries no credential: the token never travels where it is not needed, nor in a URL.
     func liveURL(_ id: String) -> String {
         var components = URLComponents(
             url: baseURL.appending(path: "api/streams/\(id)/live"),
             resolvingAgainstBaseURL: true
         )
         components?.scheme = baseURL.scheme == "https" ? "wss" : "ws"
-        if let token { components?.queryItems = [URLQueryItem(name: "token", value: token)] }
         return components?.string ?? ""
     }
 
@@ -166,23 +168,33 @@ enum LiveConnection {
             ) { inbound, outbound, _ in
                 let version = latest.withLock { $0 }
                 if version > 0 {
-                    try await outbound.write(.text(#"{"type":"resume","version":\#(version)}"#))
+                    let resume = try JSONEncoder().encode(LiveClientMessage.resume(version: version))
+                    try await outbound.write(.text(String(decoding: resume, as: UTF8.self)))
+                }
+                // A version is sent once, in order, however often a reconnection shows it again.
+                func publish(_ shared: SharedDocument) {
+                    let isNew = latest.withLock { latest in
+                        guard shared.version > latest else { return false }
+                        latest = shared.version
+                        return true
+                    }
+                    if isNew { send(shared) }
                 }
                 for try await message in inbound.messages(maxSize: 4 << 20) {
                     guard case .text(let text) = message else { continue }
                     heard.withLock { $0 = true }
-                    switch read(text, id: id) {
-                    case .document(let shared):
-                        let isNew = latest.withLock { latest in
-                            guard shared.version > latest else { return false }
-                            latest = shared.version
-                            return true
-                        }
-                        if isNew { send(shared) }
-                    case .deleted:
+                    switch try? JSONDecoder().decode(LiveServerMessage.self, from: Data(text.utf8)) {
+                    case .snapshot(let version, let document, _)?:
+                        publish(SharedDocument(id: id, version: version, author: nil, document: document))
+                    case .saved(let version, let document, let author)?:
+                        publish(SharedDocument(id: id, version: version, author: author, document: document))
+                    case .deleted?:
                         ending.withLock { $0 = .deleted(id: id) }
                         return
-                    case .other:
+                    case .notFound?:
+                        ending.withLock { $0 = .notFound(id: id) }
+                        return
+                    default:
                         continue
                     }
                 }
@@ -191,33 +203,6 @@ enum LiveConnection {
             if heard.withLock({ $0 }) { pause = .milliseconds(200) }
             try? await Task.sleep(for: pause)
             pause = min(pause * 2, .seconds(5))
-        }
-    }
-
-    private enum Message {
-        case document(SharedDocument)
-        case deleted
-        case other
-    }
-
-    private static func read(_ text: String, id: String) -> Message {
-        struct Envelope: Decodable {
-            var type: String
-            var version: Int?
-            var author: String?
-            var document: StreamDocument?
-        }
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8)) else {
-            return .other
-        }
-        switch envelope.type {
-        case "snapshot", "saved":
-            guard let version = envelope.version, let document = envelope.document else { return .other }
-            return .document(
-                SharedDocument(id: id, version: version, author: envelope.author, document: document)
-            )
-        case "deleted": return .deleted
-        default: return .other
         }
     }
 }

@@ -182,8 +182,7 @@ struct LabAPITests {
             let run = try await lab.send(
                 .post,
                 "/api/run",
-                body: document(named: "Run", values: [1, 2]),
-                authorized: false
+                body: document(named: "Run", values: [1, 2])
             )
             #expect(run.status == 200)
             let marbles = try #require(run.json["marbles"] as? String)
@@ -193,8 +192,7 @@ struct LabAPITests {
             let drawn = try await lab.send(
                 .post,
                 "/api/diagram.svg",
-                body: document(named: "Drawn"),
-                authorized: false
+                body: document(named: "Drawn")
             )
             #expect(drawn.status == 200 && drawn.headers[.contentType]?.hasPrefix("image/svg+xml") == true)
             #expect(drawn.text.hasPrefix("<svg") || drawn.text.hasPrefix("<?xml"))

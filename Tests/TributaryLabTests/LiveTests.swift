@@ -2,18 +2,28 @@ import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
+import NIOWebSocket
 import Testing
 import TributaryAsyncHTTPClient
 import TributaryLab
 import TributaryTestSupport
+import WSCore
+
+/// Where a live connection goes, and the token it sends as `Authorization: Bearer`, if any.
+struct LiveEndpoint: Sendable {
+    var url: String
+    var token: String?
+}
 
 /// A viewer of a document over `GET /api/streams/{id}/live`, as a client of the lab's own.
 final class LiveViewer: Sendable {
     private let received = Locked<[String]>([])
     private let outgoing: AsyncStream<String>.Continuation
-    private let connection: Task<Void, any Error>
+    private let connection: Task<WebSocketCloseFrame?, any Error>
 
-    init(_ url: String) {
+    init(_ endpoint: LiveEndpoint, headers: HTTPFields = [:]) {
+        var headers = headers
+        if let token = endpoint.token { headers[.authorization] = "Bearer \(token)" }
         let (messages, outgoing) = AsyncStream<String>.makeStream()
         self.outgoing = outgoing
         let received = received
@@ -21,8 +31,8 @@ final class LiveViewer: Sendable {
         logger.logLevel = .critical
         connection = Task {
             try await WebSocketClient.connect(
-                url: url,
-                configuration: .init(maxFrameSize: 4 << 20),
+                url: endpoint.url,
+                configuration: .init(maxFrameSize: 4 << 20, additionalHeaders: headers),
                 logger: logger
             ) {
                 inbound,
@@ -60,8 +70,18 @@ final class LiveViewer: Sendable {
         send(String(decoding: message, as: UTF8.self))
     }
 
-    /// Waits until the connection has ended.
-    func ended() async { _ = await connection.result }
+    /// How the lab closed a connection.
+    struct Closing: Sendable {
+        var code: WebSocketErrorCode
+        var reason: String?
+    }
+
+    /// Waits until the connection has ended; how the lab closed it, when it said.
+    @discardableResult
+    func ended() async -> Closing? {
+        guard let frame = (try? await connection.value) ?? nil else { return nil }
+        return Closing(code: frame.closeCode, reason: frame.reason)
+    }
 
     func close() {
         outgoing.finish()
@@ -72,7 +92,8 @@ final class LiveViewer: Sendable {
 /// Runs a lab with its WebSockets on a free port, with one document made, for `body`.
 func withLiveLab(
     _ body:
-        @Sendable (_ lab: LabConnection, _ id: String, _ live: @Sendable (Bool) -> String) async throws ->
+        @Sendable (_ lab: LabConnection, _ id: String, _ live: @Sendable (Bool) -> LiveEndpoint) async throws
+        ->
         Void
 ) async throws {
     let folder = FileManager.default.temporaryDirectory.appending(path: "live-\(UUID().uuidString)")
@@ -89,7 +110,10 @@ func withLiveLab(
             let id = try #require(created.json["id"] as? String)
             let port = url.port ?? 0
             try await body(lab, id) { withToken in
-                "ws://127.0.0.1:\(port)/api/streams/\(id)/live" + (withToken ? "?token=\(token)" : "")
+                LiveEndpoint(
+                    url: "ws://127.0.0.1:\(port)/api/streams/\(id)/live",
+                    token: withToken ? token : nil
+                )
             }
         }
     }

@@ -132,14 +132,14 @@ struct NewsLiveTests {
             let articles = try #require(Self.loaded(page).last?["articles"] as? [[String: Any]])
             let path = try #require(articles.compactMap { $0["image"] as? String }.first)
 
-            let image = try await lab.send(.get, path, authorized: false)
+            let image = try await lab.send(.get, path)
             #expect(image.status == 200 && image.headers[.contentType] == "image/jpeg")
             #expect(image.headers[.cacheControl] == "public, max-age=86400")
             let bitmap = try ImageDecoder().decode(image.body)
             #expect(bitmap.width == 320)
             let eTag = try #require(image.headers[.eTag])
             #expect(
-                try await lab.send(.get, path, authorized: false, headers: [.ifNoneMatch: eTag]).status == 304
+                try await lab.send(.get, path, headers: [.ifNoneMatch: eTag]).status == 304
             )
 
             let original = try #require(
@@ -147,12 +147,11 @@ struct NewsLiveTests {
             )
             let other = original.replacingOccurrences(of: ".jpg", with: "-not-handed-out.jpg")
             let query = other.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            let refused = try await lab.send(.get, "/img?url=\(query)&w=320", authorized: false)
+            let refused = try await lab.send(.get, "/img?url=\(query)&w=320")
             #expect(refused.status == 403 && refused.errorCode == "notHandedOut")
             let privateAddress = try await lab.send(
                 .get,
-                "/img?url=http%3A%2F%2F169.254.169.254%2Flatest&w=80",
-                authorized: false
+                "/img?url=http%3A%2F%2F169.254.169.254%2Flatest&w=80"
             )
             #expect(privateAddress.status == 403)
             page.close()
@@ -174,7 +173,7 @@ struct NewsLiveTests {
             try await withNewsLab(imageHosts: ["127.0.0.1"], trusted: [origin]) { lab, _, _ in
                 let url = images.appending(path: "broken.jpg").absoluteString
                 let query = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-                let answer = try await lab.send(.get, "/img?url=\(query)&w=200", authorized: false)
+                let answer = try await lab.send(.get, "/img?url=\(query)&w=200")
                 #expect(answer.status == 502 && answer.errorCode == "imageFailed")
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Testing
@@ -27,12 +28,30 @@ struct OriginTests {
         ] as [(String?, Bool)]
     )
     func admitsOnlyTheLabsOwnOrigin(origin: String?, admitted: Bool) {
-        #expect(LabServer.isSameOrigin(request(origin: origin)) == admitted)
+        #expect(isOwn(origin, request(origin: origin)) == admitted)
     }
 
     @Test func comparesIPv6Hosts() {
-        #expect(LabServer.isSameOrigin(request(origin: "http://[::1]:8080", authority: "[::1]:8080")))
-        #expect(LabServer.isSameOrigin(request(origin: "ws://[::1]", authority: "[::1]:8080")))
-        #expect(!LabServer.isSameOrigin(request(origin: "http://[::2]:8080", authority: "[::1]:8080")))
+        for (origin, admitted) in [
+            ("http://[::1]:8080", true), ("ws://[::1]", true), ("http://[::2]:8080", false),
+        ] {
+            #expect(isOwn(origin, request(origin: origin, authority: "[::1]:8080")) == admitted)
+        }
+    }
+
+    func isOwn(_ origin: String?, _ request: Request, _ configuration: LabConfiguration = .init()) -> Bool {
+        guard let origin else { return true }
+        return LabAuthenticator.isOwnOrigin(origin, of: request, configuration)
+    }
+
+    /// Behind a proxy the pages come from the public URL, whose origin has no port of its own.
+    @Test func admitsThePublicURLsOrigin() {
+        var configuration = LabConfiguration()
+        configuration.publicURL = URL(string: "https://lab.example")
+        let proxied = request(origin: "https://lab.example", authority: "lab.example")
+        #expect(isOwn("https://lab.example", proxied, configuration))
+        #expect(!isOwn("https://lab.example", proxied))
+        #expect(!isOwn("http://lab.example:8443", proxied, configuration))
+        #expect(!isOwn("https://evil.example", proxied, configuration))
     }
 }

@@ -20,8 +20,25 @@ struct SessionTests {
             )
             #expect(visit.status.code == 303 && visit.headers.first(name: "location") == "/")
             let cookie = try #require(visit.headers.first(name: "set-cookie"))
-            #expect(cookie.hasPrefix("tributary_lab=\(lab.token);"))
+            // The cookie carries a session of its own, never the token.
+            #expect(cookie.hasPrefix("tributary_lab=") && !cookie.contains(lab.token))
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            let session = try #require(cookie.split(separator: ";").first.map(String.init))
+            let list = try await lab.send(
+                .get,
+                "/api/streams",
+                authorized: false,
+                headers: [.cookie: session]
+            )
+            #expect(list.status == 200)
+            // The token as a cookie is no session.
+            let token = try await lab.send(
+                .get,
+                "/api/streams",
+                authorized: false,
+                headers: [.cookie: "tributary_lab=\(lab.token)"]
+            )
+            #expect(token.status == 401)
             #expect(try await lab.send(.get, "/?token=wrong", authorized: false).status == 401)
             #expect(try await lab.send(.get, "/", authorized: false).status == 200)
         }
@@ -30,7 +47,7 @@ struct SessionTests {
     @Test func aCookieWritesOnlyFromTheLabsOwnOrigin() async throws {
         try await withLab { lab in
             let own = "http://\(lab.base.host ?? ""):\(lab.base.port ?? 0)"
-            let session: HTTPFields = [.cookie: "other=1; tributary_lab=\(lab.token)"]
+            let session: HTTPFields = [.cookie: "other=1; \(try await lab.session())"]
             var fromOwnPage = session
             fromOwnPage[.origin] = own
             let created = try await lab.send(
@@ -64,12 +81,25 @@ struct SessionTests {
                 "/api/streams",
                 body: document(named: "Wrong"),
                 authorized: false,
-                headers: [.cookie: "tributary_lab=not-the-token", .origin: own]
+                headers: [.cookie: "tributary_lab=not-a-session", .origin: own]
             )
             #expect(wrong.status == 401)
-            // Reading the list needs the token too; the cookie carries it.
+            // Reading the list needs the token or the session too.
             let list = try await lab.send(.get, "/api/streams", authorized: false, headers: session)
             #expect((list.json["documents"] as? [Any])?.count == 1)
         }
+    }
+}
+
+extension LabConnection {
+    /// A session of the lab's, as the `name=value` its cookie carries, opened with the printed
+    /// link.
+    func session() async throws -> String {
+        let visit = try await transport.client.execute(
+            HTTPClientRequest(url: base.absoluteString + "/?token=\(token)"),
+            timeout: .seconds(10)
+        )
+        let cookie = try #require(visit.headers.first(name: "set-cookie"))
+        return try #require(cookie.split(separator: ";").first.map(String.init))
     }
 }

@@ -12,8 +12,11 @@ struct SharedLabTests {
         let lab: LabConnection
         let port: Int
 
-        func live(_ id: String, withToken: Bool = false) -> String {
-            "ws://127.0.0.1:\(port)/api/streams/\(id)/live" + (withToken ? "?token=\(lab.token)" : "")
+        func live(_ id: String, withToken: Bool = false) -> LiveEndpoint {
+            LiveEndpoint(
+                url: "ws://127.0.0.1:\(port)/api/streams/\(id)/live",
+                token: withToken ? lab.token : nil
+            )
         }
     }
 

@@ -8,13 +8,14 @@ import TributaryTestSupport
 /// A lab on a loopback port over a SQLite file of its own, for the duration of `body`.
 func withLab<Result: Sendable>(
     token: String = "test-token-0123456789",
+    configuration: LabConfiguration = LabConfiguration(),
     _ body: @Sendable (LabConnection) async throws -> Result
 ) async throws -> Result {
     let folder = FileManager.default.temporaryDirectory.appending(path: "lab-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path)
-    let lab = LabServer(store: store, token: token)
-    return try await withLoopbackServer(lab.router()) { url in
+    let lab = LabServer(store: store, token: token, configuration: configuration)
+    return try await lab.withRunning { url in
         try await AsyncHTTPClientTransport.withTransport { transport in
             try await body(LabConnection(base: url, token: token, transport: transport))
         }
@@ -35,6 +36,7 @@ struct LabConnection: Sendable {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
         var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
         var errorPath: String? { (json["error"] as? [String: Any])?["path"] as? String }
+        var errorMessage: String { (json["error"] as? [String: Any])?["message"] as? String ?? "" }
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
@@ -48,7 +50,9 @@ struct LabConnection: Sendable {
         var head = HTTPRequest(method: method, url: URL(string: base.absoluteString + path)!)
         head.headerFields = headers
         if authorized { head.headerFields[.authorization] = "Bearer \(token)" }
-        if body != nil { head.headerFields[.contentType] = "application/json" }
+        if body != nil, head.headerFields[.contentType] == nil {
+            head.headerFields[.contentType] = "application/json"
+        }
         let response = try await transport.send(
             TransportRequest(head: head, body: body, maximumResponseBodySize: 8 << 20)
         )

@@ -15,7 +15,7 @@ func withNewsLab(
     imageHosts: Set<String> = [],
     trusted: Set<HTTPOrigin> = [],
     scheduler: AnySchedulerOf<DispatchQueue> = .main,
-    _ body: @Sendable (_ lab: LabConnection, _ live: String, _ sandbox: URL) async throws -> Void
+    _ body: @Sendable (_ lab: LabConnection, _ live: LiveEndpoint, _ sandbox: URL) async throws -> Void
 ) async throws {
     let folder = FileManager.default.temporaryDirectory.appending(path: "news-lab-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -37,7 +37,10 @@ func withNewsLab(
             try await server.withRunning { url in
                 try await body(
                     LabConnection(base: url, token: "news-token-0123456789", transport: transport),
-                    "ws://127.0.0.1:\(url.port ?? 0)/api/news/live",
+                    LiveEndpoint(
+                        url: "ws://127.0.0.1:\(url.port ?? 0)/api/news/live",
+                        token: "news-token-0123456789"
+                    ),
                     sandbox
                 )
             }
@@ -120,8 +123,7 @@ struct WebAppTests {
             let marbles = try await lab.send(
                 .post,
                 "/api/marbles",
-                body: Data(#"{"marbles": "-1-2-3|", "frame": 0.5, "id": "numbers"}"#.utf8),
-                authorized: false
+                body: Data(#"{"marbles": "-1-2-3|", "frame": 0.5, "id": "numbers"}"#.utf8)
             )
             #expect(marbles.status == 200)
             let stream = try #require(marbles.json["stream"] as? [String: Any])
@@ -130,8 +132,7 @@ struct WebAppTests {
             let broken = try await lab.send(
                 .post,
                 "/api/marbles",
-                body: Data(#"{"marbles": "-1-|-2"}"#.utf8),
-                authorized: false
+                body: Data(#"{"marbles": "-1-|-2"}"#.utf8)
             )
             #expect(broken.status == 422 && broken.errorCode == "invalidDocument")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Tributary
+import TributaryLabWire
 import TributaryStreams
 
 /// The viewers of each document, and what they are sent: every save, presence, deletion.
@@ -11,8 +12,9 @@ import TributaryStreams
 /// saves arrive: through this instance, or from the store when several instances share it.
 final class LiveHub: Sendable {
     struct Viewer: Sendable {
-        /// Queues a message; false when the viewer's buffer is full.
-        let deliver: @Sendable (String) -> Bool
+        /// Queues a message, saying whether it is a snapshot; false when the viewer's buffer
+        /// is full.
+        let deliver: @Sendable (_ text: String, _ isSnapshot: Bool) -> Bool
         /// Ends the viewer's connection.
         let disconnect: @Sendable () -> Void
     }
@@ -61,7 +63,7 @@ final class LiveHub: Sendable {
             let count = state.rooms[stored.id]?.count ?? 0
             member.shown = max(member.shown ?? 0, latest.version)
             state.rooms[stored.id]?[id] = member
-            let delivered = member.viewer.deliver(LiveMessage.snapshot(latest, viewers: count))
+            let delivered = member.viewer.deliver(LiveMessage.snapshot(latest, viewers: count), true)
             return delivered ? [] : [member.viewer]
         }
         for viewer in dropped { viewer.disconnect() }
@@ -75,11 +77,6 @@ final class LiveHub: Sendable {
             if state.rooms[document]?.isEmpty == true { state.rooms[document] = nil }
             return state.rooms[document]?.count ?? 0
         }
-    }
-
-    /// How many view `document`.
-    func viewers(of document: String) -> Int {
-        state.withLock { $0.rooms[document]?.count ?? 0 }
     }
 
     /// The documents that someone views.
@@ -109,7 +106,7 @@ final class LiveHub: Sendable {
                 guard stored.version > shown else { continue }
                 member.shown = stored.version
                 room[id] = member
-                if !member.viewer.deliver(message) { dropped.append(member.viewer) }
+                if !member.viewer.deliver(message, false) { dropped.append(member.viewer) }
             }
             state.rooms[stored.id] = room
             return dropped
@@ -121,7 +118,7 @@ final class LiveHub: Sendable {
     func publishDeletion(of document: String) {
         let viewers = state.withLock { Array(($0.rooms[document] ?? [:]).values.map(\.viewer)) }
         for viewer in viewers {
-            _ = viewer.deliver(LiveMessage.deleted)
+            _ = viewer.deliver(LiveMessage.deleted, false)
             viewer.disconnect()
         }
     }
@@ -144,8 +141,10 @@ final class LiveHub: Sendable {
     /// cannot take it are disconnected.
     func send(_ message: String, to document: String) {
         let dropped: [Viewer] = state.withLock { state in
-            (state.rooms[document] ?? [:]).values.filter { $0.shown != nil && !$0.viewer.deliver(message) }
-                .map(\.viewer)
+            (state.rooms[document] ?? [:]).values.filter {
+                $0.shown != nil && !$0.viewer.deliver(message, false)
+            }
+            .map(\.viewer)
         }
         for viewer in dropped { viewer.disconnect() }
     }
@@ -153,62 +152,27 @@ final class LiveHub: Sendable {
 
 /// The messages of `GET /api/streams/{id}/live`, as JSON text.
 enum LiveMessage {
-    private struct Snapshot: Encodable {
-        var type = "snapshot"
-        var version: Int
-        var document: StreamDocument
-        var viewers: Int
-    }
-
-    private struct Saved: Encodable {
-        var type = "saved"
-        var version: Int
-        var document: StreamDocument
-        var author: String
-    }
-
-    private struct Conflict: Encodable {
-        var type = "conflict"
-        var version: Int
-        var document: StreamDocument
-    }
-
-    private struct Invalid: Encodable {
-        struct Detail: Encodable {
-            var code: String
-            var message: String
-            var path: String?
-        }
-        var type = "invalid"
-        var error: Detail
-    }
-
-    private struct Presence: Encodable {
-        var type = "presence"
-        var viewers: Int
-    }
-
     static func snapshot(_ stored: StoredDocument, viewers: Int) -> String {
-        text(Snapshot(version: stored.version, document: stored.document, viewers: viewers))
+        text(.snapshot(version: stored.version, document: stored.document, viewers: viewers))
     }
 
     static func saved(_ stored: StoredDocument) -> String {
-        text(Saved(version: stored.version, document: stored.document, author: stored.author))
+        text(.saved(version: stored.version, document: stored.document, author: stored.author))
     }
 
     static func conflict(_ current: StoredDocument) -> String {
-        text(Conflict(version: current.version, document: current.document))
+        text(.conflict(version: current.version, document: current.document))
     }
 
     static func invalid(_ code: String, _ message: String, path: String? = nil) -> String {
-        text(Invalid(error: .init(code: code, message: message, path: path)))
+        text(.invalid(LiveProblem(code: code, message: message, path: path)))
     }
 
-    static func presence(_ viewers: Int) -> String { text(Presence(viewers: viewers)) }
+    static func presence(_ viewers: Int) -> String { text(.presence(viewers: viewers)) }
 
-    static let deleted = #"{"type":"deleted"}"#
+    static let deleted = text(.deleted)
 
-    private static func text(_ value: some Encodable) -> String {
-        String(decoding: (try? LabJSON.encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
-    }
+    static let notFound = text(.notFound)
+
+    static func text(_ message: LiveServerMessage) -> String { LabJSON.text(message) }
 }

@@ -40,7 +40,11 @@ export function renderNews(main, navigate) {
   const send = (message) => {
     if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   };
-  socket.addEventListener('open', () => sendInputs());
+  let opened = false;
+  socket.addEventListener('open', () => {
+    opened = true;
+    sendInputs();
+  });
   socket.addEventListener('message', (event) => {
     const message = JSON.parse(event.data);
     if (message.type === 'articles') {
@@ -51,8 +55,17 @@ export function renderNews(main, navigate) {
       showSources();
     }
   });
-  socket.addEventListener('close', () => {
+  socket.addEventListener('close', async () => {
     if (closed) return;
+    if (!opened) {
+      // A socket refused at once is, most often, a browser without the lab's session.
+      const session = await fetch('/api/session').then((r) => r.json()).catch(() => ({}));
+      if (session.signedIn === false) {
+        statusArea.replaceChildren(status('failed',
+          'Reading the news needs this browser to be signed in: open the link that tributary lab printed, the one ending in ?token=…'));
+        return;
+      }
+    }
     statusArea.replaceChildren(status('failed', 'The connection to the lab was lost.',
       el('button', { class: 'secondary', onclick: () => navigate(location.pathname + location.search, { replace: true }) }, 'Reconnect')));
   });

@@ -72,35 +72,21 @@ public struct LabNews: Sendable {
     }
 }
 
-/// A set that forgets its oldest members beyond `capacity`.
+/// A set that forgets its least recently added or used members beyond `capacity`.
 final class HandedOut: Sendable {
-    private struct State {
-        var members: Set<String> = []
-        var order: [String] = []
-        var start = 0
-    }
-
     private let capacity: Int
-    private let state = Protected(State())
+    private let members = Protected(LRUList<String, Void>())
 
     init(capacity: Int) { self.capacity = capacity }
 
     func insert(_ member: String) {
-        state.withLock { state in
-            guard state.members.insert(member).inserted else { return }
-            state.order.append(member)
-            if state.order.count - state.start > capacity {
-                state.members.remove(state.order[state.start])
-                state.start += 1
-                if state.start > capacity {
-                    state.order.removeFirst(state.start)
-                    state.start = 0
-                }
-            }
+        members.withLock { members in
+            members.set((), for: member, cost: 1)
+            while members.count > capacity, members.removeOldest() != nil {}
         }
     }
 
-    func contains(_ member: String) -> Bool { state.withLock { $0.members.contains(member) } }
+    func contains(_ member: String) -> Bool { members.withLock { $0.contains(member) } }
 }
 
 /// Encoded thumbnails by key, the least recently used leaving first beyond `capacity` bytes.
@@ -108,46 +94,20 @@ final class ThumbnailCache: Sendable {
     struct Entry: Sendable {
         var data: Data
         var eTag: String
-        var used: UInt64
-    }
-
-    private struct State {
-        var entries: [String: Entry] = [:]
-        var bytes = 0
-        var clock: UInt64 = 0
     }
 
     private let capacity: Int
-    private let state = Protected(State())
+    private let entries = Protected(LRUList<String, Entry>())
 
     init(capacity: Int) { self.capacity = capacity }
 
-    func get(_ key: String) -> Entry? {
-        state.withLock { state in
-            guard var entry = state.entries[key] else { return nil }
-            state.clock += 1
-            entry.used = state.clock
-            state.entries[key] = entry
-            return entry
-        }
-    }
+    func get(_ key: String) -> Entry? { entries.withLock { $0.value(for: key) } }
 
-    func set(_ key: String, data: Data, eTag: String) {
-        state.withLock { state in
-            state.clock += 1
-            if let old = state.entries.updateValue(
-                Entry(data: data, eTag: eTag, used: state.clock),
-                forKey: key
-            ) {
-                state.bytes -= old.data.count
-            }
-            state.bytes += data.count
-            while state.bytes > capacity,
-                let oldest = state.entries.min(by: { $0.value.used < $1.value.used })
-            {
-                state.entries[oldest.key] = nil
-                state.bytes -= oldest.value.data.count
-            }
+    func set(_ key: String, _ entry: Entry) {
+        guard entry.data.count <= capacity else { return }
+        entries.withLock { entries in
+            entries.set(entry, for: key, cost: entry.data.count)
+            while entries.totalCost > capacity, entries.removeOldest() != nil {}
         }
     }
 }

@@ -1,0 +1,164 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Tributary
+
+/// The one place the lab decides who a request is and whether it may go on.
+///
+/// A request is let in with the token as `Authorization: Bearer TOKEN`, or with the session
+/// cookie that the printed `/?token=` link sets. A request that names an `Origin` — every
+/// browser's write and WebSocket does — must name one of the lab's own: a page elsewhere can
+/// make a visitor's browser send the cookie, never the token, and is refused either way.
+///
+/// `required` routes answer `401` without a credential; the others are let in anonymous, with
+/// ``LabRequestContext/access`` saying so.
+struct LabAuthenticator: RouterMiddleware {
+    typealias Context = LabRequestContext
+
+    let token: String
+    let sessions: LabSessions
+    let configuration: LabConfiguration
+    let required: Bool
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        if let origin = request.headers[.origin], !Self.isOwnOrigin(origin, of: request, configuration) {
+            throw LabError(
+                status: .forbidden,
+                code: "foreignOrigin",
+                message: "The lab answers this only to its own pages, not to a page at \(origin)."
+            )
+        }
+        if let header = request.headers[.authorization] {
+            guard header.lowercased().hasPrefix("bearer "),
+                Self.same(header.dropFirst(7).trimmingCharacters(in: .whitespaces), token)
+            else { throw LabError.unauthorized() }
+            context.access = .token
+        } else if let session = request.cookies[LabSessions.cookieName]?.value, sessions.contains(session) {
+            // Browsers name the origin of every write; a write by cookie that names none did not
+            // come from a page of the lab's.
+            guard request.method == .get || request.method == .head || request.headers[.origin] != nil else {
+                throw LabError(
+                    status: .forbidden,
+                    code: "foreignOrigin",
+                    message: "A write with the session cookie must come from the lab's own pages."
+                )
+            }
+            context.access = .session
+        } else if required {
+            throw LabError.unauthorized()
+        }
+        return try await next(request, context)
+    }
+
+    /// Whether `origin` is the lab's own: its public URL's origin, or the scheme-less authority
+    /// the request was sent to, on one of the lab's names. Clients that are not browsers may
+    /// send a `ws:` origin of the host alone, as swift-websocket's does.
+    static func isOwnOrigin(_ origin: String, of request: Request, _ configuration: LabConfiguration) -> Bool
+    {
+        guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(),
+            let host = url.host?.lowercased(), configuration.isOwnName(host)
+        else { return false }
+        if let publicURL = configuration.publicURL, let own = publicURL.host?.lowercased(), own == host,
+            (url.port ?? Self.defaultPort(scheme)) == (publicURL.port ?? Self.defaultPort(publicURL.scheme))
+        {
+            return true
+        }
+        guard let authority = request.head.authority?.lowercased() else { return false }
+        let named = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        if let port = url.port { return "\(named):\(port)" == authority }
+        let served = LabHostMiddleware<LabRequestContext>.hostName(of: authority)
+        switch scheme {
+        case "ws", "wss": return served == named
+        default: return authority == named
+        }
+    }
+
+    private static func defaultPort(_ scheme: String?) -> Int {
+        switch scheme?.lowercased() {
+        case "https", "wss": 443
+        default: 80
+        }
+    }
+
+    /// Compares `given` with `expected` in time that does not depend on where they differ.
+    static func same(_ given: String, _ expected: String) -> Bool {
+        let given = Array(given.utf8)
+        let expected = Array(expected.utf8)
+        var difference = UInt8(given.count == expected.count ? 0 : 1)
+        for (index, byte) in expected.enumerated() {
+            difference |= byte ^ (index < given.count ? given[index] : 0)
+        }
+        return difference == 0
+    }
+}
+
+/// Answers `421 Misdirected Request` to a request whose `Host` is not one of the lab's names,
+/// so that a page at a name an attacker points at this machine (DNS rebinding) gets nothing.
+struct LabHostMiddleware<Context: RequestContext>: RouterMiddleware {
+    let configuration: LabConfiguration
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let authority = request.head.authority, configuration.isOwnName(Self.hostName(of: authority))
+        else {
+            throw LabError(
+                status: .misdirectedRequest,
+                code: "unknownHost",
+                message:
+                    "This lab does not answer to that name; use its own address, or start it with --public-url."
+            )
+        }
+        return try await next(request, context)
+    }
+
+    /// The host of an authority such as `example.org:8080` or `[::1]:8080`, without the port.
+    static func hostName(of authority: String) -> String {
+        let lowered = authority.lowercased()
+        if lowered.hasPrefix("["), let end = lowered.firstIndex(of: "]") {
+            return String(lowered[...end])
+        }
+        return String(lowered.prefix { $0 != ":" })
+    }
+}
+
+/// The sessions the printed link opens: random ids, which the cookie carries instead of the
+/// token, so that a cookie sent to another port of the same host gives away nothing lasting.
+/// The oldest go first beyond `capacity`; a restart of the lab ends them all.
+final class LabSessions: Sendable {
+    static let cookieName = "tributary_lab"
+
+    private struct State {
+        var ids: Set<String> = []
+        var order: [String] = []
+    }
+
+    private let capacity: Int
+    private let state = Protected(State())
+
+    init(capacity: Int = 10_000) { self.capacity = capacity }
+
+    /// A new session's id.
+    func open() -> String {
+        let id = DocumentID.make() + DocumentID.make()
+        state.withLock { state in
+            state.ids.insert(id)
+            state.order.append(id)
+            if state.order.count > capacity {
+                let gone = state.order.prefix(state.order.count - capacity)
+                state.ids.subtract(gone)
+                state.order.removeFirst(gone.count)
+            }
+        }
+        return id
+    }
+
+    func contains(_ id: String) -> Bool { state.withLock { $0.ids.contains(id) } }
+}

@@ -1,0 +1,81 @@
+public import Foundation
+
+/// Where the lab listens, the names it answers to, and the limits that keep anyone who reaches
+/// its port from crashing, stalling or exhausting it.
+///
+/// ```swift
+/// var configuration = LabConfiguration(host: "0.0.0.0", port: 8080)
+/// configuration.publicURL = URL(string: "https://lab.example")
+/// ```
+public struct LabConfiguration: Sendable {
+    /// The address to listen on.
+    public var host: String
+    /// The port to listen on; 0 picks a free one.
+    public var port: Int
+    /// The address people reach the lab at when it sits behind a proxy: one of its names, the
+    /// origin its pages write from, and the link it prints.
+    public var publicURL: URL?
+    /// Further host names the lab answers to; `localhost`, IP addresses, ``host`` and the
+    /// ``publicURL``'s host always count.
+    public var names: Set<String> = []
+    /// The largest request body accepted, in bytes.
+    public var maximumBodySize = 1 << 20
+    /// What one run of a document may spend.
+    public var runs = RunBudget()
+    /// The most connections open at once; more are closed as they arrive.
+    public var maximumConnections = 4_096
+    /// The most live WebSocket connections at once, and from one remote address.
+    public var maximumLiveConnections = 2_048
+    /// The most live WebSocket connections from one remote address.
+    public var maximumLiveConnectionsPerAddress = 256
+    /// The most bytes waiting for one live viewer that does not read; past it the viewer is
+    /// disconnected.
+    public var viewerBufferBytes = 4 << 20
+    /// How long a connection may stay without a complete request: a request head must arrive
+    /// within it, and an idle keep-alive connection closes after it.
+    public var idleTimeout: Duration = .seconds(15)
+    /// The most bytes of encoded documents kept for reads.
+    public var documentCacheBytes = 64 << 20
+
+    public init(host: String = "127.0.0.1", port: Int = 8080) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Whether `host`, as a Host header names it without its port, is one of the lab's names.
+    /// An IP address is: a page at another site reaches the lab only through a name that
+    /// resolves to it, which is what a rebinding attack relies on.
+    func isOwnName(_ host: String) -> Bool {
+        let name = host.lowercased()
+        if name == "localhost" || name.hasSuffix(".localhost") || Self.isIPAddress(name) { return true }
+        if name == self.host.lowercased() { return true }
+        if let own = publicURL?.host?.lowercased(), own == name { return true }
+        return names.contains { $0.lowercased() == name }
+    }
+
+    static func isIPAddress(_ name: String) -> Bool {
+        if name.contains(":") { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in UInt8(part) != nil }
+    }
+}
+
+/// What a run of a document may spend: real time, events, and the bytes of what it answers
+/// (timeline, marbles or SVG). Runs wait for one of `workers` threads of their own; when
+/// `queueLength` are already waiting, another is refused at once.
+public struct RunBudget: Sendable {
+    /// The longest a run may take, in real time.
+    public var time: Duration = .seconds(2)
+    /// The most events a run may record.
+    public var events = 50_000
+    /// The most bytes of output an answer may have.
+    public var outputBytes = 4 << 20
+    /// The most operators and streams a run may subscribe to.
+    public var operators = 20_000
+    /// Threads that run documents, beside the server's own.
+    public var workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    /// Runs that may wait for a thread.
+    public var queueLength = 16
+
+    public init() {}
+}

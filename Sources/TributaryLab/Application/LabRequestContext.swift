@@ -1,0 +1,36 @@
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+/// The context of every request the lab answers, WebSocket upgrades included: where the
+/// request came from, and what its credentials let it do once ``LabAuthenticator`` has read
+/// them.
+struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocketRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let webSocket: WebSocketHandlerReference<LabRequestContext>
+    let remoteAddress: SocketAddress?
+    /// What the request's credentials allow.
+    var access = Access.anonymous
+
+    /// What a request may do.
+    enum Access: Sendable {
+        /// No credential: read a document by its id, and the pages.
+        case anonymous
+        /// The token, as `Authorization: Bearer`, from a client that is not a page.
+        case token
+        /// A session cookie from the lab's own pages.
+        case session
+    }
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The largest body a route decodes; the lab's own limit is checked where bodies are read.
+    var maxUploadSize: Int { 1 << 20 }
+
+    /// The remote address without its port, which is what the per-address limits count.
+    var remoteHost: String { remoteAddress?.ipAddress ?? "unknown" }
+}

@@ -1,0 +1,282 @@
+public import Foundation
+import HTTPTypes
+public import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+public import Logging
+import NIOCore
+import ServiceLifecycle
+import Tributary
+import TributaryStreams
+public import UnixSignals
+
+/// The lab's service: stream documents stored, versioned and shared, the runs that draw them,
+/// and the news reader's pages, as one Hummingbird application.
+///
+/// ```swift
+/// let lab = LabServer(store: try SQLiteDocumentStore(path: path), token: token)
+/// try await lab.run(shutdownSignals: [.sigint, .sigterm]) { url in
+///     print("Tributary lab at \(url)/?token=\(token)")
+/// }
+/// ```
+///
+/// A request flows through middleware — the lab's names (`421` for any other `Host`), security
+/// headers, errors as JSON — to one controller per concern: documents, runs, live connections,
+/// news and pages. Writes, runs of arbitrary documents and the news need the token
+/// (`Authorization: Bearer TOKEN`) or the session the printed link opens; a document is read
+/// with its id, which is its share link. ``LabConfiguration`` holds the limits that keep anyone
+/// who reaches the port from crashing, stalling or exhausting it.
+public struct LabServer: Sendable {
+    /// Where documents are kept.
+    public let store: any DocumentStore
+    /// The secret that writes need.
+    public let token: String
+    /// The news reader's client and thumbnails; without it the lab serves no news.
+    public var news: LabNews?
+    /// Where the lab listens, its names and its limits.
+    public var configuration: LabConfiguration
+    /// The live viewers of each document.
+    let hub = LiveHub()
+    /// The sessions the printed link opens.
+    let sessions = LabSessions()
+
+    public init(
+        store: any DocumentStore,
+        token: String,
+        news: LabNews? = nil,
+        configuration: LabConfiguration = LabConfiguration()
+    ) {
+        self.store = store
+        self.token = token
+        self.news = news
+        self.configuration = configuration
+    }
+
+    /// A token of 128 random bits, for a lab started without one.
+    public static func makeToken() -> String { DocumentID.make() }
+
+    /// The lab as a Hummingbird application: its routers, its store and, when several
+    /// instances share the store, the follower that brings this one the others' saves.
+    /// `onReady` gets the address the server is bound to.
+    public func buildApplication(
+        logger: Logger = Logger(label: "TributaryLab"),
+        onReady: @escaping @Sendable (URL) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let configuration = configuration
+        let bodies = DocumentBodies(capacity: configuration.documentCacheBytes)
+        let service = DocumentService(store: store, hub: hub, bodies: bodies)
+        let connections = LiveConnections(
+            maximum: configuration.maximumLiveConnections,
+            maximumPerAddress: configuration.maximumLiveConnectionsPerAddress
+        )
+        let count = ConnectionGuard.Count(maximum: configuration.maximumConnections)
+        let idle = TimeAmount.nanoseconds(
+            configuration.idleTimeout.components.seconds * 1_000_000_000
+                + configuration.idleTimeout.components.attoseconds / 1_000_000_000
+        )
+        let webSocketResponder = liveRouter(service: service, connections: connections).buildResponder()
+        let host = configuration.host
+        // Started before the server and stopped after it, so that the server finishes its
+        // requests while the store still answers.
+        var services: [any Service] = []
+        if let store = store as? any Service { services.append(store) }
+        if let store = store as? any SharedDocumentStore {
+            services.append(LiveFollower(store: store, hub: hub))
+        }
+        return Application(
+            router: router(service: service, connections: connections),
+            server: HTTPServerBuilder { responder in
+                GuardedChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder,
+                        webSocketResponder: webSocketResponder,
+                        configuration: .init(
+                            http1: .init(idleTimeout: idle),
+                            ws: .init(
+                                maxFrameSize: LiveController.maximumMessageSize,
+                                autoPing: .enabled(timePeriod: .seconds(20))
+                            )
+                        )
+                    ),
+                    count: count,
+                    headTimeout: idle
+                )
+            },
+            configuration: .init(
+                address: .hostname(host, port: configuration.port),
+                serverName: "TributaryLab"
+            ),
+            services: services,
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? configuration.port
+                let name = host.contains(":") ? "[\(host)]" : host
+                if let url = URL(string: "http://\(name):\(bound)") { await onReady(url) }
+            },
+            logger: logger
+        )
+    }
+
+    /// The HTTP routes: every controller's, behind the lab's names, its headers and its errors.
+    func router(service: DocumentService, connections: LiveConnections) -> Router<LabRequestContext> {
+        let router = Router(context: LabRequestContext.self)
+        router.add(middleware: SecurityHeaders())
+        router.add(middleware: LabHostMiddleware(configuration: configuration))
+        router.add(middleware: LabErrorMiddleware())
+        router.get("api/health") { _, _ in LabJSON.response(["status": "ok"]) }
+        // Whether this browser has the session, so that a page can say why what needs it fails.
+        router.group().add(middleware: authenticator(required: false)).get("api/session") { _, context in
+            LabJSON.response(["signedIn": context.access != .anonymous])
+        }
+        let signedIn = authenticator(required: true)
+        router.addRoutes(
+            DocumentsController(
+                service: service,
+                authenticator: signedIn,
+                maximumBodySize: configuration.maximumBodySize
+            )
+            .routes,
+            atPath: "api/streams"
+        )
+        RunsController(
+            store: store,
+            pool: RunPool(workers: configuration.runs.workers, queueLength: configuration.runs.queueLength),
+            budget: configuration.runs,
+            authenticator: signedIn,
+            maximumBodySize: configuration.maximumBodySize
+        )
+        .addRoutes(to: router)
+        if let news {
+            router.group().add(middleware: signedIn).get(
+                "img",
+                use: NewsController(news: news, connections: connections).thumbnail
+            )
+        }
+        router.addRoutes(
+            PagesController(token: token, sessions: sessions, publicURL: configuration.publicURL).routes
+        )
+        return router
+    }
+
+    /// The routes upgraded to WebSockets: a document's live connection, which anyone with its
+    /// link may watch, and the news reader's, which needs the token or the session.
+    func liveRouter(service: DocumentService, connections: LiveConnections) -> Router<LabRequestContext> {
+        let router = Router(context: LabRequestContext.self)
+        router.add(middleware: LabHostMiddleware(configuration: configuration))
+        router.add(middleware: authenticator(required: false))
+        LiveController(
+            service: service,
+            connections: connections,
+            viewerBufferBytes: configuration.viewerBufferBytes
+        )
+        .addRoutes(to: router)
+        if let news {
+            let group = router.group().add(middleware: authenticator(required: true))
+            NewsController(news: news, connections: connections).addLiveRoutes(to: group)
+        }
+        return router
+    }
+
+    func authenticator(required: Bool) -> LabAuthenticator {
+        LabAuthenticator(token: token, sessions: sessions, configuration: configuration, required: required)
+    }
+
+    /// Serves the lab until the task is cancelled or one of `shutdownSignals` arrives, finishing
+    /// the requests in flight.
+    public func run(
+        shutdownSignals: [UnixSignal] = [],
+        logger: Logger = Logger(label: "TributaryLab"),
+        onReady: @escaping @Sendable (URL) async -> Void
+    ) async throws {
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [buildApplication(logger: logger, onReady: onReady)],
+                gracefulShutdownSignals: shutdownSignals,
+                logger: logger
+            )
+        )
+        try await services.run()
+    }
+
+    /// Serves the lab on a loopback port — by default a free one — for the duration of `body`,
+    /// which gets its URL, then shuts it down gracefully.
+    public func withRunning<Result: Sendable>(
+        port: Int = 0,
+        _ body: @Sendable (URL) async throws -> Result
+    ) async throws -> Result {
+        var lab = self
+        lab.configuration.host = "127.0.0.1"
+        lab.configuration.port = port
+        var logger = Logger(label: "TributaryLab")
+        logger.logLevel = .critical
+        let (ready, readyContinuation) = AsyncStream<URL>.makeStream()
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [
+                    lab.buildApplication(logger: logger) { url in
+                        readyContinuation.yield(url)
+                        readyContinuation.finish()
+                    }
+                ],
+                gracefulShutdownSignals: [],
+                logger: logger
+            )
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { readyContinuation.finish() }
+                try await services.run()
+            }
+            var iterator = ready.makeAsyncIterator()
+            guard let url = await iterator.next() else {
+                try await group.waitForAll()
+                throw CancellationError()
+            }
+            let result: Result
+            do {
+                result = try await body(url)
+            } catch {
+                await services.triggerGracefulShutdown()
+                try? await group.waitForAll()
+                throw error
+            }
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return result
+        }
+    }
+}
+
+/// Where the lab keeps its database by default.
+public enum LabPaths {
+    /// `$XDG_DATA_HOME/tributary/lab.sqlite`, else `~/.local/share/tributary/lab.sqlite`; on
+    /// Apple platforms, in Application Support.
+    public static func defaultDatabase(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        #if canImport(Darwin)
+            let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+        #else
+            let base =
+                environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appending(
+                    path: ".local/share"
+                )
+        #endif
+        return base.appending(path: "tributary/lab.sqlite")
+    }
+
+    /// `$XDG_CACHE_HOME/tributary/images`, else `~/.cache/tributary/images`; on Apple platforms,
+    /// in Caches.
+    public static func defaultImageCache(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        #if canImport(Darwin)
+            let base = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+        #else
+            let base =
+                environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appending(path: ".cache")
+        #endif
+        return base.appending(path: "tributary/images")
+    }
+}

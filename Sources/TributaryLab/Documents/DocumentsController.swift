@@ -1,0 +1,188 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TributaryStreams
+
+/// `/api/streams`: documents stored, versioned and read.
+///
+/// A document is read with its id, which is its share link; listing and every write need the
+/// token or the session. Every save names the version it was based on (`If-Match`), and a stale
+/// one is answered with the current document instead of overwriting it.
+struct DocumentsController {
+    let service: DocumentService
+    let authenticator: LabAuthenticator
+    let maximumBodySize: Int
+
+    var routes: RouteCollection<LabRequestContext> {
+        let routes = RouteCollection(context: LabRequestContext.self)
+        routes.get(":id", use: read)
+        routes.get(":id/versions", use: versions)
+        routes.get(":id/versions/:number", use: version)
+        routes.add(middleware: authenticator)
+        routes.get(use: list)
+        routes.post(use: create)
+        routes.put(":id", use: save)
+        routes.delete(":id", use: delete)
+        return routes
+    }
+
+    struct Summary: Encodable {
+        var id: String
+        var title: String
+        var version: Int
+        var updatedAt: Date
+    }
+
+    @Sendable func list(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let limit = request.uri.queryParameters["limit"].map { Int($0) ?? -1 } ?? 20
+        guard (1...100).contains(limit) else {
+            throw LabError.badRequest("badLimit", "limit must be from 1 to 100.")
+        }
+        let cursor = request.uri.queryParameters["cursor"].map(String.init)
+        let page = try await service.store.list(limit: limit, after: cursor)
+        struct Body: Encodable {
+            var documents: [Summary]
+            var nextCursor: String?
+        }
+        let summaries = page.documents.map {
+            Summary(id: $0.id, title: $0.title, version: $0.version, updatedAt: $0.updatedAt)
+        }
+        return LabJSON.response(Body(documents: summaries, nextCursor: page.nextCursor))
+    }
+
+    @Sendable func create(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let document = try await Self.document(of: request, limit: maximumBodySize)
+        let created = try await service.create(document, author: request.headers[.author])
+        return LabJSON.response(
+            DocumentBody(created),
+            status: .created,
+            headers: [.location: "/api/streams/\(created.id)", .eTag: "\"1\""]
+        )
+    }
+
+    @Sendable func read(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let id = try Self.id(context)
+        let version = try await service.store.latestVersion(id)
+        let eTag = "\"\(version)\""
+        if request.headers[.ifNoneMatch].map({ Self.versions(in: $0).contains(version) }) == true {
+            return Response(status: .notModified, headers: [.eTag: eTag])
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8", .eTag: eTag],
+            body: .init(byteBuffer: try await service.body(of: id, version: version))
+        )
+    }
+
+    @Sendable func save(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let id = try Self.id(context)
+        guard let match = request.headers[.ifMatch] else {
+            throw LabError(
+                status: .preconditionRequired,
+                code: "versionRequired",
+                message: "A save names the version it is based on, as If-Match: \"N\"."
+            )
+        }
+        guard let base = Self.versions(in: match).first else {
+            throw LabError.badRequest("badVersion", "If-Match names no version.")
+        }
+        let document = try await Self.document(of: request, limit: maximumBodySize)
+        do throws(DocumentStoreError) {
+            let saved = try await service.save(
+                id,
+                document: document,
+                baseVersion: base,
+                author: request.headers[.author]
+            )
+            return LabJSON.response(DocumentBody(saved), headers: [.eTag: "\"\(saved.version)\""])
+        } catch {
+            guard case .conflict(let current) = error else { throw error }
+            return LabJSON.response(
+                DocumentBody(current),
+                status: .preconditionFailed,
+                headers: [.eTag: "\"\(current.version)\""]
+            )
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: LabRequestContext) async throws -> Response {
+        try await service.delete(try Self.id(context))
+        return Response(status: .noContent)
+    }
+
+    @Sendable func versions(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let versions = try await service.store.versions(try Self.id(context))
+        return LabJSON.response(["versions": versions])
+    }
+
+    @Sendable func version(_ request: Request, context: LabRequestContext) async throws -> Response {
+        guard let number = context.parameters.get("number").flatMap(Int.init), number > 0 else {
+            throw LabError.notFound("such version")
+        }
+        let version = try await service.store.version(try Self.id(context), number: number)
+        return LabJSON.response(DocumentBody(version), headers: [.eTag: "\"\(version.version)\""])
+    }
+
+    // MARK: Pieces of the routes
+
+    static func id(_ context: LabRequestContext) throws(LabError) -> String {
+        guard let id = context.parameters.get("id"), DocumentID.isWellFormed(id) else {
+            throw .notFound("such document")
+        }
+        return id
+    }
+
+    /// The request's body as JSON: `415` unless it says `application/json`, which a page
+    /// elsewhere cannot send without the browser asking first; `413` past `limit`; `400` for what
+    /// is not JSON.
+    static func json(of request: Request, limit: Int) async throws -> Data {
+        let type = request.headers[.contentType]?.split(separator: ";").first?
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        guard type == "application/json" else {
+            throw LabError(
+                status: .unsupportedMediaType,
+                code: "notJSON",
+                message: "The body must be JSON, sent as Content-Type: application/json."
+            )
+        }
+        let bytes: ByteBuffer
+        do {
+            bytes = try await request.body.collect(upTo: limit)
+        } catch {
+            throw LabError(
+                status: .contentTooLarge,
+                code: "tooLarge",
+                message: "The body is larger than the \(limit.formatted(.byteCount(style: .binary))) limit."
+            )
+        }
+        let data = Data(bytes.readableBytesView)
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw LabError.badRequest("malformedJSON", "The body is not JSON: \(error.localizedDescription)")
+        }
+        return data
+    }
+
+    /// The request's body as a valid stream document; `422` with the path for one that breaks a
+    /// rule.
+    static func document(of request: Request, limit: Int) async throws -> StreamDocument {
+        try StreamDocument.decode(try await json(of: request, limit: limit))
+    }
+
+    /// The version numbers an `If-Match` or `If-None-Match` value names: `"3"`, `W/"3"`, lists.
+    static func versions(in header: String) -> [Int] {
+        header.split(separator: ",").compactMap { tag in
+            var text = tag.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("W/") { text.removeFirst(2) }
+            guard text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 else { return nil }
+            return Int(text.dropFirst().dropLast())
+        }
+    }
+}
+
+extension HTTPField.Name {
+    /// Who a save is credited to.
+    static let author = Self("X-Author")!
+}

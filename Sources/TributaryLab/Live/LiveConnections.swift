@@ -1,0 +1,128 @@
+import Foundation
+import HummingbirdWebSocket
+import NIOWebSocket
+import Tributary
+
+/// Counts the lab's live connections, in all and by remote address, and turns away those past
+/// either limit.
+final class LiveConnections: Sendable {
+    private struct State {
+        var total = 0
+        var byAddress: [String: Int] = [:]
+    }
+
+    private let maximum: Int
+    private let maximumPerAddress: Int
+    private let state = Protected(State())
+
+    init(maximum: Int, maximumPerAddress: Int) {
+        self.maximum = maximum
+        self.maximumPerAddress = maximumPerAddress
+    }
+
+    /// Counts a connection from `address`, or says why it may not stay.
+    func admit(_ address: String) -> String? {
+        state.withLock { state in
+            guard state.total < maximum else {
+                return "The lab has as many live connections as it takes (\(maximum)); try again later."
+            }
+            guard state.byAddress[address, default: 0] < maximumPerAddress else {
+                return
+                    "Your address has as many live connections as the lab takes from one (\(maximumPerAddress))."
+            }
+            state.total += 1
+            state.byAddress[address, default: 0] += 1
+            return nil
+        }
+    }
+
+    func release(_ address: String) {
+        state.withLock { state in
+            state.total -= 1
+            let left = state.byAddress[address, default: 1] - 1
+            state.byAddress[address] = left > 0 ? left : nil
+        }
+    }
+
+    /// How many are open.
+    var count: Int { state.withLock { $0.total } }
+
+    /// Runs `body` for a connection from `address` that is let in, or closes it with the reason
+    /// it is not: the WebSocket close reason is what a client shows.
+    func serve(
+        _ address: String,
+        outbound: WebSocketOutboundWriter,
+        _ body: () async throws -> Void
+    ) async throws {
+        if let refusal = admit(address) {
+            try await outbound.close(.policyViolation, reason: refusal)
+            return
+        }
+        defer { release(address) }
+        try await body()
+    }
+}
+
+/// The messages waiting for one viewer, bounded in bytes: a viewer that does not read is
+/// disconnected once `limit` bytes wait for it, rather than held in memory without end.
+final class Outbox: Sendable {
+    private struct State {
+        var bytes = 0
+        var snapshots = 0
+        var overflowed = false
+    }
+
+    private struct Message: Sendable {
+        var text: String
+        var isSnapshot: Bool
+    }
+
+    private let limit: Int
+    private let state = Protected(State())
+    private let stream: AsyncStream<Message>
+    private let continuation: AsyncStream<Message>.Continuation
+
+    init(limit: Int) {
+        self.limit = limit
+        (stream, continuation) = AsyncStream<Message>.makeStream()
+    }
+
+    /// Queues `text`; false, and the outbox closed, when it would pass the limit.
+    func deliver(_ text: String, isSnapshot: Bool = false) -> Bool {
+        let admitted = state.withLock { state in
+            guard !state.overflowed else { return false }
+            guard state.bytes + text.utf8.count <= limit else {
+                state.overflowed = true
+                return false
+            }
+            state.bytes += text.utf8.count
+            if isSnapshot { state.snapshots += 1 }
+            return true
+        }
+        if admitted {
+            continuation.yield(Message(text: text, isSnapshot: isSnapshot))
+        } else {
+            continuation.finish()
+        }
+        return admitted
+    }
+
+    /// Whether a snapshot is waiting to be written: one is enough for a viewer behind.
+    var hasSnapshotWaiting: Bool { state.withLock { $0.snapshots > 0 } }
+
+    /// Whether the viewer fell so far behind that it was dropped.
+    var overflowed: Bool { state.withLock { $0.overflowed } }
+
+    func finish() { continuation.finish() }
+
+    /// Writes every message with `write` as it comes, until the outbox is finished.
+    func drain(_ write: (String) async throws -> Void) async throws {
+        for await message in stream {
+            try await write(message.text)
+            state.withLock { state in
+                state.bytes -= message.text.utf8.count
+                if message.isSnapshot { state.snapshots -= 1 }
+            }
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+import Tributary
+import TributaryLabWire
+import TributaryStreams
+
+/// `GET /api/streams/{id}/live`, upgraded to a WebSocket: the snapshot first, then every save
+/// by anyone; saves and resumes from the viewer, as ``LiveClientMessage``s.
+///
+/// Anyone with the link may watch; saving needs the token or the session. Each viewer's
+/// waiting messages are bounded in bytes, and the lab's live connections in number, in all and
+/// per remote address.
+struct LiveController {
+    let service: DocumentService
+    let connections: LiveConnections
+    let viewerBufferBytes: Int
+
+    /// The largest message a viewer may send: a document of 1 MiB and its envelope.
+    static let maximumMessageSize = (1 << 20) + (64 << 10)
+
+    func addRoutes(to router: Router<LabRequestContext>) {
+        router.ws("api/streams/:id/live") { _, context in
+            guard let id = context.parameters.get("id"), DocumentID.isWellFormed(id) else {
+                return .dontUpgrade
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            let id = context.requestContext.parameters.get("id") ?? ""
+            let canWrite = context.requestContext.access != .anonymous
+            try await connections.serve(context.requestContext.remoteHost, outbound: outbound) {
+                try await live(id: id, canWrite: canWrite, inbound: inbound, outbound: outbound)
+            }
+        }
+    }
+
+    private func live(
+        id: String,
+        canWrite: Bool,
+        inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter
+    ) async throws {
+        let hub = service.hub
+        let outbox = Outbox(limit: viewerBufferBytes)
+        let viewer = hub.join(
+            id,
+            LiveHub.Viewer(
+                deliver: { text, isSnapshot in outbox.deliver(text, isSnapshot: isSnapshot) },
+                disconnect: { outbox.finish() }
+            )
+        )
+        defer {
+            hub.leave(id, viewer)
+            hub.announcePresence(of: id)
+        }
+        // Read after joining, so that a save meanwhile is in the snapshot or follows it.
+        let current: StoredDocument
+        do throws(DocumentStoreError) {
+            current = try await service.store.document(id)
+        } catch {
+            try await outbound.write(.text(LiveMessage.notFound))
+            try await outbound.close(.normalClosure, reason: "There is no such document.")
+            return
+        }
+        hub.show(current, to: viewer)
+        hub.announcePresence(of: id)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await outbox.drain { try await outbound.write(.text($0)) }
+                if outbox.overflowed {
+                    try await outbound.close(
+                        .policyViolation,
+                        reason: "The viewer did not keep up with the document."
+                    )
+                } else {
+                    try? await outbound.close(.normalClosure, reason: nil)
+                }
+            }
+            do {
+                for try await message in inbound.messages(maxSize: Self.maximumMessageSize) {
+                    guard case .text(let text) = message else {
+                        _ = outbox.deliver(LiveMessage.invalid("unknownMessage", "Messages are JSON text."))
+                        continue
+                    }
+                    let reply = await handle(
+                        text,
+                        from: id,
+                        viewer: viewer,
+                        outbox: outbox,
+                        canWrite: canWrite
+                    )
+                    if let reply { _ = outbox.deliver(reply) }
+                }
+            } catch {
+                // An oversized or broken frame ends the connection, and nothing else.
+            }
+            outbox.finish()
+            try await group.waitForAll()
+        }
+    }
+
+    /// What the viewer is answered, if anything: a save goes to every viewer as `saved`, or to
+    /// the sender alone as `conflict` or `invalid`; a resume from behind gets the snapshot it
+    /// missed, unless one is on its way already.
+    private func handle(
+        _ text: String,
+        from id: String,
+        viewer: Int,
+        outbox: Outbox,
+        canWrite: Bool
+    ) async -> String? {
+        let message: LiveClientMessage
+        switch Self.read(text) {
+        case .success(let read): message = read
+        case .failure(let refusal): return refusal.message
+        }
+        switch message {
+        case .save(let base, let document, let author):
+            guard canWrite else {
+                return LiveMessage.invalid("unauthorized", "Saving needs the lab's token.")
+            }
+            do throws(DocumentStoreError) {
+                _ = try await service.save(id, document: document, baseVersion: base, author: author)
+                return nil
+            } catch {
+                switch error {
+                case .conflict(let current): return LiveMessage.conflict(current)
+                case .notFound: return LiveMessage.deleted
+                default:
+                    return LiveMessage.invalid("storage", "The lab's database failed; nothing was saved.")
+                }
+            }
+        case .resume(let version):
+            guard !outbox.hasSnapshotWaiting else { return nil }
+            do throws(DocumentStoreError) {
+                guard try await service.store.latestVersion(id) > version else { return nil }
+                service.hub.show(try await service.store.document(id), to: viewer, again: true)
+                return nil
+            } catch {
+                return LiveMessage.deleted
+            }
+        }
+    }
+
+    struct Refusal: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// A message from a viewer, or the `invalid` answer to it. A document's problems are
+    /// reported with paths of the document's own, as the REST API gives them.
+    private static func read(_ text: String) -> Result<LiveClientMessage, Refusal> {
+        struct Envelope: Decodable {
+            var type: String
+            var baseVersion: Int?
+            var version: Int?
+            var author: String?
+        }
+        struct Holder: Decodable { var document: StreamDocument }
+        let data = Data(text.utf8)
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: data) else {
+            return .failure(
+                Refusal(LiveMessage.invalid("malformedJSON", "A message is a JSON object with a type."))
+            )
+        }
+        let badMessage = Refusal(
+            LiveMessage.invalid(
+                "badMessage",
+                "A save names its baseVersion and holds a document; a resume names its version."
+            )
+        )
+        switch envelope.type {
+        case "resume":
+            guard let version = envelope.version else { return .failure(badMessage) }
+            return .success(.resume(version: version))
+        case "save":
+            guard let base = envelope.baseVersion else { return .failure(badMessage) }
+            do throws(StreamError) {
+                let document = try StreamDocument.decode(Holder.self, from: data).document
+                return .success(.save(baseVersion: base, document: document, author: envelope.author))
+            } catch {
+                if error.path == "$", case .missingField("document") = error.kind {
+                    return .failure(badMessage)
+                }
+                var inner = error
+                if inner.path.hasPrefix("$.document") {
+                    inner.path = "$" + inner.path.dropFirst("$.document".count)
+                }
+                return .failure(Refusal(LiveMessage.invalid("invalidDocument", "\(inner)", path: inner.path)))
+            }
+        default:
+            return .failure(
+                Refusal(
+                    LiveMessage.invalid(
+                        "unknownMessage",
+                        "There is no message of type \"\(envelope.type.prefix(64))\"."
+                    )
+                )
+            )
+        }
+    }
+}
+
+extension LiveController.Refusal: Sendable {}

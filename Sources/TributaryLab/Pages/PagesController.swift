@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TributaryStreams
+
+/// The pages: `/`, the deep links `/news…` and `/streams/{id}`, their files under `/app`, the
+/// examples the editor starts from, and the printed `/?token=` link, which opens a session.
+struct PagesController {
+    let token: String
+    let sessions: LabSessions
+    let publicURL: URL?
+    let assets = WebAssets.bundled
+
+    var routes: RouteCollection<LabRequestContext> {
+        let routes = RouteCollection(context: LabRequestContext.self)
+        routes.get(use: home)
+        for path: RouterPath in ["news", "streams", "streams/:id"] { routes.get(path, use: page) }
+        routes.get("app/:file", use: file)
+        routes.get("favicon.ico") { request, _ in
+            assets.response("favicon.svg", to: request) ?? Response(status: .notFound)
+        }
+        routes.get("api/examples") { _, _ in LabJSON.response(["examples": StreamExamples.bundled]) }
+        return routes
+    }
+
+    /// The app's page; with `?token=`, the printed link, a session whose cookie carries a random
+    /// id rather than the token, strict to this site and out of scripts' reach.
+    @Sendable func home(_ request: Request, context: LabRequestContext) async throws -> Response {
+        guard let given = request.uri.queryParameters["token"] else {
+            return try await page(request, context: context)
+        }
+        guard LabAuthenticator.same(String(given), token) else { throw LabError.unauthorized() }
+        var response = Response(status: .seeOther, headers: [.location: "/", .cacheControl: "no-store"])
+        response.setCookie(
+            Cookie(
+                name: LabSessions.cookieName,
+                value: sessions.open(),
+                path: "/",
+                secure: publicURL?.scheme?.lowercased() == "https",
+                httpOnly: true,
+                sameSite: .strict
+            )
+        )
+        return response
+    }
+
+    @Sendable func page(_ request: Request, context: LabRequestContext) async throws -> Response {
+        guard let response = assets.response("index.html", to: request) else {
+            throw LabError.notFound("page")
+        }
+        return response
+    }
+
+    @Sendable func file(_ request: Request, context: LabRequestContext) async throws -> Response {
+        guard let name = context.parameters.get("file"), let response = assets.response(name, to: request)
+        else {
+            throw LabError.notFound("such file")
+        }
+        return response
+    }
+}
+
+/// The examples that "new from example" starts from: the documents of `Examples`.
+enum StreamExamples {
+    struct Example: Encodable {
+        var name: String
+        var title: String
+        var document: StreamDocument
+    }
+
+    static let bundled: [Example] = {
+        guard let folder = Bundle.module.url(forResource: "Examples", withExtension: nil),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        else { return [] }
+        return names.sorted().compactMap { name in
+            guard name.hasSuffix(".json"), let data = try? Data(contentsOf: folder.appending(path: name)),
+                let document = try? StreamDocument.decode(data)
+            else { return nil }
+            return Example(name: String(name.dropLast(5)), title: document.name ?? name, document: document)
+        }
+    }()
+}

@@ -1,0 +1,193 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TributaryStreams
+
+/// Runs of documents: `POST /api/run`, `POST /api/diagram.svg`, `POST /api/marbles`, which take
+/// any document and so need the token or the session, and `GET /api/streams/{id}/diagram.svg`,
+/// which draws a stored one for whoever has its link.
+///
+/// Every run has a budget — real time, events, operators and the bytes of its answer — and runs
+/// on threads of its own (``RunPool``), so that no run, however heavy, delays another request.
+/// A run past its budget is answered `422 runBudgetExceeded`, naming the limit; a full pool `503`
+/// with `Retry-After`.
+struct RunsController {
+    let store: any DocumentStore
+    let pool: RunPool
+    let budget: RunBudget
+    let authenticator: LabAuthenticator
+    let maximumBodySize: Int
+
+    /// The longest marble diagram `/api/marbles` reads: a diagram longer than this is no longer
+    /// one a person draws.
+    static let maximumMarbles = 16 << 10
+
+    func addRoutes(to router: Router<LabRequestContext>) {
+        router.get("api/streams/:id/diagram.svg", use: storedDiagram)
+        let runs = RouteCollection(context: LabRequestContext.self)
+        runs.add(middleware: authenticator)
+        runs.post("run", use: run)
+        runs.post("diagram.svg", use: diagram)
+        runs.post("marbles", use: marbles)
+        router.addRoutes(runs, atPath: "api")
+    }
+
+    @Sendable func run(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let document = try await DocumentsController.document(of: request, limit: maximumBodySize)
+        let budget = budget
+        let body = try await execute { () throws(LabError) -> Data in
+            let timeline = try Self.timeline(of: document, budget: budget)
+            let marbles = try Self.withinBudget { () throws(StreamError) in
+                try TextLanes.render(timeline, document: document, maximumBytes: budget.outputBytes)
+            }
+            struct Body: Encodable {
+                var marbles: String
+                var timeline: [Timeline.Event]
+                var isTruncated: Bool
+            }
+            let data =
+                (try? LabJSON.encoder.encode(
+                    Body(marbles: marbles, timeline: timeline.events, isTruncated: timeline.isTruncated)
+                )) ?? Data("{}".utf8)
+            try Self.check(output: data.count, budget: budget)
+            return data
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+
+    @Sendable func diagram(_ request: Request, context: LabRequestContext) async throws -> Response {
+        try await svg(try await DocumentsController.document(of: request, limit: maximumBodySize))
+    }
+
+    @Sendable func storedDiagram(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let current = try await store.document(try DocumentsController.id(context))
+        return try await svg(current.document, title: current.title)
+    }
+
+    @Sendable func marbles(_ request: Request, context: LabRequestContext) async throws -> Response {
+        struct Marbles: Decodable {
+            var marbles: String
+            var frame: Double?
+            var id: String?
+        }
+        let data = try await DocumentsController.json(of: request, limit: Self.maximumMarbles + 1_024)
+        guard let given = try? JSONDecoder().decode(Marbles.self, from: data) else {
+            throw LabError.badRequest(
+                "malformedJSON",
+                "The body is {\"marbles\": \"-1-2|\", \"frame\": seconds, \"id\": name}."
+            )
+        }
+        guard given.marbles.utf8.count <= Self.maximumMarbles else {
+            throw LabError(
+                status: .contentTooLarge,
+                code: "tooLarge",
+                message: "A marble diagram has at most \(Self.maximumMarbles) characters."
+            )
+        }
+        let budget = budget
+        let body = try await execute { () throws(LabError) -> Data in
+            let stream = try Self.withinBudget { () throws(StreamError) in
+                try TributaryStreams.Marbles.parse(
+                    given.marbles,
+                    frame: given.frame ?? 1,
+                    id: given.id ?? "marbles"
+                )
+            }
+            let data = (try? LabJSON.encoder.encode(["stream": stream])) ?? Data("{}".utf8)
+            try Self.check(output: data.count, budget: budget)
+            return data
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+
+    // MARK: Pieces of the routes
+
+    private func svg(_ document: StreamDocument, title: String? = nil) async throws -> Response {
+        let budget = budget
+        let drawing = try await execute { () throws(LabError) -> String in
+            let timeline = try Self.timeline(of: document, budget: budget)
+            let drawing = SVGRenderer.render(timeline, document: document, title: title)
+            try Self.check(output: drawing.utf8.count, budget: budget)
+            return drawing
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "image/svg+xml; charset=utf-8", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: drawing))
+        )
+    }
+
+    /// Runs `body` on the pool: `503` with `Retry-After` when too many runs wait already.
+    private func execute<Value: Sendable>(
+        _ body: @escaping @Sendable () throws(LabError) -> Value
+    ) async throws -> Value {
+        let result: Result<Value, LabError>
+        do {
+            result = try await pool.run { Result { () throws(LabError) in try body() } }
+        } catch {
+            throw LabError(
+                status: .serviceUnavailable,
+                code: "busy",
+                message: "The lab is running as many documents as it can; try again in a second.",
+                headers: [.retryAfter: "1"]
+            )
+        }
+        return try result.get()
+    }
+
+    /// Runs `document` within `budget`; a run stopped by the budget is an error that names the
+    /// limit, while one that reaches the end of the virtual time it covers is answered as it is.
+    static func timeline(of document: StreamDocument, budget: RunBudget) throws(LabError) -> Timeline {
+        let runner = StreamRunner(
+            maximumEvents: budget.events,
+            maximumBytes: budget.outputBytes,
+            maximumOperators: budget.operators,
+            timeLimit: budget.time
+        )
+        let timeline: Timeline
+        do throws(StreamError) {
+            timeline = try runner.run(document)
+        } catch {
+            if case .runTooLarge = error.kind { throw exceeded("\(error)") }
+            throw LabError.invalidDocument(error)
+        }
+        switch timeline.stoppedBy {
+        case .duration?, nil: return timeline
+        case let limit?: throw exceeded("The run was stopped at \(limit).")
+        }
+    }
+
+    static func withinBudget<Value>(_ body: () throws(StreamError) -> Value) throws(LabError) -> Value {
+        do throws(StreamError) {
+            return try body()
+        } catch {
+            if case .outputTooLarge = error.kind { throw exceeded("\(error)") }
+            throw LabError.invalidDocument(error)
+        }
+    }
+
+    static func check(output bytes: Int, budget: RunBudget) throws(LabError) {
+        guard bytes <= budget.outputBytes else {
+            throw exceeded(
+                "The answer would take \(bytes) bytes, more than the limit of \(budget.outputBytes)."
+            )
+        }
+    }
+
+    static func exceeded(_ message: String) -> LabError {
+        LabError(status: .unprocessableContent, code: "runBudgetExceeded", message: message)
+    }
+}
+
+extension HTTPField.Name {
+    static let retryAfter = Self("Retry-After")!
+}

@@ -1,0 +1,279 @@
+import Foundation
+import HTTPTypes
+import NIOWebSocket
+import Testing
+import Tributary
+import TributaryLab
+import TributaryTestSupport
+
+/// What anyone who reaches the lab's port might send it: absurd numbers, unbudgeted runs,
+/// forged names, half-sent requests, viewers that never read. None of it may crash, stall or
+/// exhaust the lab.
+@Suite(.timeLimit(.minutes(1)))
+struct HostileTests {
+    /// A zip of one stream with itself `inputs` times.
+    static func wideZip(inputs: Int, values: Int = 20) -> Data {
+        let items = (1...values).map { #"{"value": \#($0)}"# }.joined(separator: ",")
+        let names = Array(repeating: #""n""#, count: inputs).joined(separator: ",")
+        return Data(
+            #"""
+            {"schemaVersion": 1, "streams": [{"id": "n", "items": [\#(items)]}],
+             "nodes": [{"id": "z", "operator": "zip", "inputs": [\#(names)]}]}
+            """#.utf8
+        )
+    }
+
+    /// `count` nodes that each wait a day: a run that records little but spans a day a lane.
+    static func longDelays(count: Int) -> Data {
+        let nodes = (0..<count).map {
+            #"{"id": "d\#($0)", "operator": "delay", "input": "n", "seconds": 86000}"#
+        }
+        return Data(
+            #"""
+            {"schemaVersion": 1, "streams": [{"id": "n", "items": [{"value": 1}]}],
+             "nodes": [\#(nodes.joined(separator: ","))]}
+            """#.utf8
+        )
+    }
+
+    @Test(arguments: ["9223372036854775807", "-9223372036854775808", "0", "15", "2049", "-1", "abc", ""])
+    func refusesAbsurdThumbnailWidths(width: String) async throws {
+        try await withNewsLab { lab, _, _ in
+            let answer = try await lab.send(.get, "/img?url=http%3A%2F%2Fexample.org%2Fa.jpg&w=\(width)")
+            #expect(answer.status == 400 && answer.errorCode == "badWidth")
+            #expect(try await lab.send(.get, "/api/health").status == 200)
+        }
+    }
+
+    @Test func runsNeedTheTokenAndJSON() async throws {
+        try await withLab { lab in
+            for path in ["/api/run", "/api/diagram.svg", "/api/marbles"] {
+                let anonymous = try await lab.send(.post, path, body: document(named: "x"), authorized: false)
+                #expect(anonymous.status == 401, "\(path)")
+                // A page elsewhere can post text/plain without asking first; the lab refuses it.
+                let plain = try await lab.send(
+                    .post,
+                    path,
+                    body: document(named: "x"),
+                    headers: [.contentType: "text/plain"]
+                )
+                #expect(plain.status == 415 && plain.errorCode == "notJSON", "\(path)")
+                let foreign = try await lab.send(
+                    .post,
+                    path,
+                    body: document(named: "x"),
+                    headers: [.origin: "https://evil.example"]
+                )
+                #expect(foreign.status == 403, "\(path)")
+            }
+            #expect(try await lab.send(.post, "/api/run", body: document(named: "x")).status == 200)
+        }
+    }
+
+    /// A zip costs what its events cost: a zip of one stream 2,000 times runs well within the
+    /// run's budget (it used to take 25 s).
+    @Test func aWideZipRunsWithinItsBudget() async throws {
+        try await withLab { lab in
+            let answer = try await lab.send(.post, "/api/run", body: Self.wideZip(inputs: 2_000))
+            #expect(answer.status == 200)
+            let zipped = (answer.json["timeline"] as? [[String: Any]] ?? []).filter {
+                $0["lane"] as? String == "z"
+            }
+            #expect(zipped.count == 21)  // twenty lists and the end
+        }
+    }
+
+    /// A run past its budget is refused, naming the limit, and costs no more than the budget:
+    /// 5,000 day-long delays no longer answer hundreds of megabytes, and a run that would take
+    /// seconds stops at its time.
+    @Test func aRunPastItsBudgetIsRefusedNamingTheLimit() async throws {
+        var configuration = LabConfiguration()
+        configuration.runs.time = .milliseconds(500)
+        try await withLab(configuration: configuration) { lab in
+            let wide = try await lab.send(.post, "/api/run", body: Self.longDelays(count: 5_000))
+            #expect(wide.status == 422 && wide.errorCode == "runBudgetExceeded")
+            #expect(wide.errorMessage.contains("limit of \(4 << 20)"), "\(wide.errorMessage)")
+            let drawn = try await lab.send(.post, "/api/diagram.svg", body: Self.longDelays(count: 5_000))
+            #expect(drawn.body.count <= 4 << 20)
+            for path in ["/api/run", "/api/diagram.svg"] {
+                let slow = try await lab.send(.post, path, body: Self.wideZip(inputs: 2_000, values: 400))
+                #expect(slow.status == 422 && slow.errorCode == "runBudgetExceeded", "\(path)")
+                #expect(slow.errorMessage.contains("running time"), "\(slow.errorMessage)")
+            }
+        }
+    }
+
+    /// Runs go to threads of their own: a health check answers while heavy runs are still
+    /// running, and runs past the pool's queue are refused at once with `Retry-After`.
+    @Test func heavyRunsNeitherDelayOtherRequestsNorQueueWithoutEnd() async throws {
+        var configuration = LabConfiguration()
+        configuration.runs.time = .seconds(2)
+        configuration.runs.workers = 2
+        configuration.runs.queueLength = 2
+        try await withLab(configuration: configuration) { lab in
+            let finished = Locked<[String]>([])
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let answer = try await lab.send(
+                            .post,
+                            "/api/run",
+                            body: Self.wideZip(inputs: 2_000, values: 400)
+                        )
+                        finished.withLock {
+                            $0.append("\(answer.status) \(answer.headers[.retryAfter] ?? "")")
+                        }
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(try await lab.send(.get, "/api/health", authorized: false).status == 200)
+                let whenHealthy = finished.current
+                try await group.waitForAll()
+                // Those that found no room were refused at once; the rest were still running.
+                #expect(whenHealthy.allSatisfy { $0 == "503 1" })
+                #expect(finished.current.filter { $0 == "503 1" }.count == 4)
+                #expect(finished.current.filter { $0.hasPrefix("422") }.count == 4)
+            }
+        }
+    }
+
+    @Test func aHugeMarbleDiagramIsRefused() async throws {
+        try await withLab { lab in
+            let marbles = String(repeating: "a", count: 1 << 20)
+            let answer = try await lab.send(
+                .post,
+                "/api/marbles",
+                body: try JSONSerialization.data(withJSONObject: ["marbles": marbles])
+            )
+            #expect(answer.status == 413)
+        }
+    }
+
+    /// A page at a name that an attacker points at this machine gets `421` (its WebSocket
+    /// upgrade is refused); the lab's own names and the public URL's get through.
+    @Test func answersOnlyToItsOwnNames() async throws {
+        var configuration = LabConfiguration()
+        configuration.publicURL = URL(string: "https://lab.example")
+        try await withLab(configuration: configuration) { lab in
+            let port = lab.base.port ?? 0
+            for (host, status) in [
+                ("rebind.attacker.example:\(port)", 421), ("127.0.0.1:\(port)", 200),
+                ("localhost:\(port)", 200),
+                ("lab.example", 200), ("[::1]:\(port)", 200),
+            ] {
+                let connection = try RawConnection(port: port)
+                connection.send("GET /api/health HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+                #expect(await connection.status() == status, "\(host)")
+            }
+            // The news socket of a lab with news, opened through a rebinding name, is refused too.
+            let connection = try RawConnection(port: port)
+            connection.send(
+                "GET /api/streams/AAAAAAAAAAAAAAAAAAAAAA/live HTTP/1.1\r\nHost: rebind.attacker.example:\(port)\r\n"
+                    + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    + "Sec-WebSocket-Version: 13\r\n\r\n"
+            )
+            let refused = await connection.status()
+            #expect(refused == 421 || refused == 400, "\(refused ?? 0)")
+        }
+    }
+
+    @Test func theNewsSocketNeedsTheTokenOrTheSession() async throws {
+        try await withNewsLab { lab, live, _ in
+            let anonymous = LiveViewer(LiveEndpoint(url: live.url, token: nil))
+            await anonymous.ended()
+            #expect(anonymous.messages.isEmpty)
+            let session = try await lab.session()
+            let page = LiveViewer(LiveEndpoint(url: live.url, token: nil), headers: [.cookie: session])
+            page.send(#"{"type":"input","feed":{"kind":"top","country":"us"},"searchText":""}"#)
+            try await waitUntil { !page.messages(of: "articles").isEmpty }
+            page.close()
+        }
+    }
+
+    /// A request head must arrive within the idle timeout, and an idle connection closes after
+    /// it: half-sent requests do not pile up.
+    @Test func closesHalfSentRequestsAndIdleConnections() async throws {
+        var configuration = LabConfiguration()
+        configuration.idleTimeout = .seconds(1)
+        try await withLab(configuration: configuration) { lab in
+            let port = lab.base.port ?? 0
+            let half = try RawConnection(port: port)
+            half.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            let idle = try RawConnection(port: port)
+            idle.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(await half.readUntilClosed(timeout: .seconds(10)).closed)
+            let answered = await idle.readUntilClosed(timeout: .seconds(10))
+            #expect(answered.closed && answered.text.hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    @Test func closesConnectionsPastItsLimit() async throws {
+        var configuration = LabConfiguration()
+        configuration.maximumConnections = 4
+        try await withLab(configuration: configuration) { lab in
+            let port = lab.base.port ?? 0
+            let held = try (0..<4).map { _ in try RawConnection(port: port) }
+            for connection in held { connection.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
+            for connection in held { #expect(await connection.status() == 200) }
+            let extra = try RawConnection(port: port)
+            extra.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let refused = await extra.readUntilClosed(timeout: .seconds(5))
+            #expect(refused.closed && refused.text.isEmpty)
+            withExtendedLifetime(held) {}
+        }
+    }
+
+    /// A viewer is bounded in bytes: one that falls that far behind is dropped with a reason,
+    /// and live connections are capped per remote address.
+    @Test func boundsViewersInBytesAndConnectionsPerAddress() async throws {
+        var configuration = LabConfiguration()
+        configuration.viewerBufferBytes = 256
+        configuration.maximumLiveConnectionsPerAddress = 2
+        try await withLab(configuration: configuration) { lab in
+            let created = try await lab.send(
+                .post,
+                "/api/streams",
+                body: document(named: "Wide", values: Array(1...50))
+            )
+            let id = try #require(created.json["id"] as? String)
+            let url = "ws://127.0.0.1:\(lab.base.port ?? 0)/api/streams/\(id)/live"
+            // The snapshot alone is more than the viewer may have waiting.
+            let tooMuch = LiveViewer(LiveEndpoint(url: url))
+            let close = await tooMuch.ended()
+            #expect(close?.code == .policyViolation)
+            #expect(close?.reason?.contains("keep up") == true)
+        }
+        configuration.viewerBufferBytes = 4 << 20
+        try await withLab(configuration: configuration) { lab in
+            let created = try await lab.send(.post, "/api/streams", body: document(named: "Crowded"))
+            let id = try #require(created.json["id"] as? String)
+            let url = "ws://127.0.0.1:\(lab.base.port ?? 0)/api/streams/\(id)/live"
+            let first = LiveViewer(LiveEndpoint(url: url))
+            let second = LiveViewer(LiveEndpoint(url: url))
+            try await waitUntil {
+                !first.messages(of: "snapshot").isEmpty && !second.messages(of: "snapshot").isEmpty
+            }
+            let third = LiveViewer(LiveEndpoint(url: url))
+            let close = await third.ended()
+            #expect(close?.code == .policyViolation)
+            #expect(close?.reason?.contains("Your address") == true)
+            first.close()
+            second.close()
+        }
+    }
+
+    /// A resume is answered only when the viewer is behind, with one snapshot at most.
+    @Test func answersAResumeOnlyWhenTheViewerIsBehind() async throws {
+        try await withLiveLab { lab, id, live in
+            let viewer = LiveViewer(live(false))
+            try await waitUntil { viewer.messages(of: "snapshot").count == 1 }
+            for _ in 0..<50 { viewer.send(#"{"type":"resume","version":1}"#) }
+            viewer.send(#"{"type":"resume","version":0}"#)
+            try await waitUntil { viewer.messages(of: "snapshot").count == 2 }
+            _ = try await lab.send(.get, "/api/health")
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(viewer.messages(of: "snapshot").count == 2)
+            viewer.close()
+        }
+    }
+}
