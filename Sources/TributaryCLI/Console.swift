@@ -22,11 +22,38 @@ final class Console: Sendable {
         handle.write(Data(text.utf8))
     }
 
-    /// Writes a line to standard output.
-    func print(_ line: String) { write(line + "\n", false) }
+    /// Writes a line to standard output, its control characters shown rather than obeyed.
+    func print(_ line: String) { write(Self.visible(line) + "\n", false) }
 
-    /// Writes a line to standard error.
-    func note(_ line: String) { write(line + "\n", true) }
+    /// Writes a line to standard error, its control characters shown rather than obeyed.
+    func note(_ line: String) { write(Self.visible(line) + "\n", true) }
+
+    /// `text` with every control character but line breaks and tabs written as `\u{…}`: what a
+    /// command prints comes from servers and documents, whose escape sequences must not drive
+    /// the terminal.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                shown.append(
+                    contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars
+                )
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: false
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x202A...0x202E, 0x2066...0x2069: true  // bidirectional overrides, which reorder what is shown
+        default: false
+        }
+    }
 
     /// Writes text as it is, such as a progress bar redrawn with a carriage return.
     func write(_ text: String, isError: Bool) { write(text, isError) }

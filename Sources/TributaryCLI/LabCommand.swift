@@ -20,6 +20,10 @@ struct LabCommand: AsyncParsableCommand {
             (--token, TRIBUTARY_LAB_TOKEN, or one made up at start and printed); a document is \
             read with its id. Ctrl-C stops the lab after the requests under way.
 
+            The lab answers only to its own names: localhost, IP addresses, --host, and the host \
+            of --public-url (TRIBUTARY_LAB_PUBLIC_URL), the address people reach it at behind a \
+            proxy, which is also the origin its pages write from and the link it prints.
+
             The lab's pages — a news reader and an editor for stream documents — are at its \
             address. The news comes from NewsAPI.org with NEWSAPI_KEY, from --news-base-url \
             (NEWSAPI_BASE_URL), or else from a sandbox started in this process.
@@ -40,8 +44,23 @@ struct LabCommand: AsyncParsableCommand {
     )
     var database: String?
 
-    @Option(help: "The token writes need (TRIBUTARY_LAB_TOKEN).")
+    @Option(
+        help:
+            "The token writes need (TRIBUTARY_LAB_TOKEN); it shows in the process list, --token-file does not."
+    )
     var token: String?
+
+    @Option(
+        name: .customLong("token-file"),
+        help: ArgumentHelp("A file whose first line is the token.", valueName: "path")
+    )
+    var tokenFile: String?
+
+    @Option(
+        name: .customLong("public-url"),
+        help: "The lab's address behind a proxy, such as https://lab.example (TRIBUTARY_LAB_PUBLIC_URL)."
+    )
+    var publicURL: String?
 
     @Option(
         name: .customLong("news-base-url"),
@@ -52,15 +71,24 @@ struct LabCommand: AsyncParsableCommand {
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
     enum CodingKeys: CodingKey {
-        case host, port, database, token, newsBaseURL
+        case host, port, database, token, tokenFile, publicURL, newsBaseURL
     }
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
-        if let token = token ?? environment["TRIBUTARY_LAB_TOKEN"],
-            token.count < 16 || token.contains(where: \.isWhitespace)
-        {
+        if token != nil, tokenFile != nil { throw ValidationError("Give --token or --token-file, not both.") }
+        if let token = try givenToken(), token.count < 16 || token.contains(where: \.isWhitespace) {
             throw ValidationError("The token must be at least 16 characters, without spaces.")
+        }
+        if let text = publicURL ?? environment["TRIBUTARY_LAB_PUBLIC_URL"] {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
+                url.host != nil,
+                url.path.isEmpty || url.path == "/", url.query == nil
+            else {
+                throw ValidationError(
+                    "The public URL \"\(text)\" is not an http or https address without a path, such as https://lab.example."
+                )
+            }
         }
         if let text = newsBaseURL ?? environment["NEWSAPI_BASE_URL"], NewsCommand.Connection.url(text) == nil
         {
@@ -92,13 +120,19 @@ struct LabCommand: AsyncParsableCommand {
             console.note("error: \(error)")
             throw ExitCode.failure
         }
-        let token = token ?? environment["TRIBUTARY_LAB_TOKEN"] ?? LabServer.makeToken()
+        let token = try givenToken() ?? LabServer.makeToken()
+        var configuration = LabConfiguration(host: host, port: port)
+        configuration.publicURL = (publicURL ?? environment["TRIBUTARY_LAB_PUBLIC_URL"]).flatMap {
+            URL(string: $0.hasSuffix("/") ? String($0.dropLast()) : $0)
+        }
+        let configured = configuration
         do {
-            try await withNews(console: console) { news in
-                let lab = LabServer(store: store, token: token, news: news)
-                try await lab.run(host: host, port: port, shutdownSignals: shutdownSignals) { url in
+            try await withNews(console: console) { news, origin in
+                let lab = LabServer(store: store, token: token, news: news, configuration: configured)
+                try await lab.run(shutdownSignals: shutdownSignals) { bound in
+                    let url = configured.publicURL ?? bound
                     console.print("Tributary lab at \(url.absoluteString)/?token=\(token)")
-                    console.note("Documents in \(place).")
+                    console.note("Documents in \(place). \(origin)")
                 }
             }
         } catch let error as DocumentStoreError {
@@ -110,16 +144,26 @@ struct LabCommand: AsyncParsableCommand {
         }
     }
 
-    /// Runs `body` with the news reader's client: NewsAPI.org with a key, the server of
-    /// --news-base-url, or a sandbox in this process.
-    private func withNews(console: Console, _ body: (LabNews) async throws -> Void) async throws {
+    /// The token given with --token, --token-file or TRIBUTARY_LAB_TOKEN, if any.
+    private func givenToken() throws -> String? {
+        if let tokenFile {
+            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+                throw ValidationError("The token file \"\(tokenFile)\" cannot be read.")
+            }
+            return String(text.prefix { !$0.isNewline }).trimmingCharacters(in: .whitespaces)
+        }
+        return token ?? environment["TRIBUTARY_LAB_TOKEN"]
+    }
+
+    /// Runs `body` with the news reader's client — NewsAPI.org with a key, the server of
+    /// --news-base-url, or a sandbox in this process — and a sentence that says which.
+    private func withNews(console: Console, _ body: (LabNews, String) async throws -> Void) async throws {
         let key = environment["NEWSAPI_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         let base = (newsBaseURL ?? environment["NEWSAPI_BASE_URL"]).flatMap(NewsCommand.Connection.url)
         let imageCache = LabPaths.defaultImageCache(environment: environment)
         try await AsyncHTTPClientTransport.withTransport { transport in
             if key == nil, base == nil {
                 try await NewsSandbox.withRunning { url in
-                    console.note("No NEWSAPI_KEY set: the news comes from the built-in sandbox at \(url).")
                     let news = try LabNews.reading(
                         baseURL: url,
                         apiKey: NewsSandbox.demoKey,
@@ -127,16 +171,25 @@ struct LabCommand: AsyncParsableCommand {
                         trusted: HTTPOrigin(url).map { [$0] } ?? [],
                         imageCache: imageCache
                     )
-                    try await body(news)
+                    try await body(
+                        news,
+                        "No NEWSAPI_KEY set: the news reader reads the built-in sandbox at \(url)."
+                    )
                 }
             } else {
+                // A server the operator names is trusted as the sandbox is, wherever it is, and
+                // without a key it is asked with the sandbox's demo key, as the CLI's news does.
                 let news = try LabNews.reading(
                     baseURL: base ?? NewsClient.newsAPIBaseURL,
-                    apiKey: key,
+                    apiKey: key ?? NewsSandbox.demoKey,
                     transport: transport,
+                    trusted: base.flatMap { HTTPOrigin($0) }.map { [$0] } ?? [],
                     imageCache: imageCache
                 )
-                try await body(news)
+                try await body(
+                    news,
+                    "The news reader reads \((base ?? NewsClient.newsAPIBaseURL).absoluteString)."
+                )
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPTypes
 import Tributary
 import TributaryAsyncHTTPClient
 import TributaryHTTP
@@ -42,7 +43,13 @@ extension StreamsCommand {
 
     struct Push: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Store a document in the lab; with --id, save it as the next version of that one."
+            abstract: "Store a document in the lab; with --id, save it as the next version of that one.",
+            discussion: """
+                A save names the version it was based on, so that it never silently replaces \
+                someone else's: the version that `streams pull` wrote into the file, or \
+                --base-version. When the document has moved on since, nothing is saved and the \
+                command fails, naming both versions; --force saves over the latest on purpose.
+                """
         )
 
         @Argument(help: "The document's JSON file.")
@@ -51,27 +58,85 @@ extension StreamsCommand {
         @Option(help: "The id of a document to save a new version of.")
         var id: String?
 
+        @Option(name: .customLong("base-version"), help: "The version the file was based on.")
+        var baseVersion: Int?
+
+        @Flag(help: "Save over the latest version, whatever it is.")
+        var force = false
+
         @OptionGroup var options: LabOptions
+
+        func validate() throws {
+            if id == nil, baseVersion != nil || force {
+                throw ValidationError("--base-version and --force go with --id.")
+            }
+            if baseVersion != nil, force {
+                throw ValidationError("Give --base-version or --force, not both.")
+            }
+            if let baseVersion, baseVersion < 1 { throw ValidationError("--base-version counts from 1.") }
+        }
 
         func run() async throws { try await execute(console: .standard) }
 
         func execute(console: Console) async throws {
             let document = try StreamsCommand.document(at: file, console: console)
-            let id = id
-            let shared = try await options.withClient { client in
-                guard let id else { return try await client.create(document) }
-                let current = try await client.document(id)
-                return try await client.save(id, document: document, baseVersion: current.version)
+            guard let id else {
+                let shared = try await options.withClient { client in try await client.create(document) }
+                console.print("\(shared.id) version \(shared.version)")
+                return
             }
-            console.print("\(shared.id) version \(shared.version)")
+            let pulled = Pulled.read(from: file)
+            let base: Int?
+            if let baseVersion {
+                base = baseVersion
+            } else if force {
+                base = nil
+            } else if let pulled, pulled.id == id {
+                base = pulled.version
+            } else {
+                console.note(
+                    "error: \(file) does not say which version of \(id) it is based on: pull it with `tributary streams pull \(id) --output \(file)`, give --base-version N, or --force to save over the latest."
+                )
+                throw ExitCode.failure
+            }
+            let force = force
+            do {
+                let shared = try await options.withClient { client in
+                    let latest = base == nil ? try await client.document(id).version : 0
+                    let base = base ?? latest
+                    return try await client.save(id, document: document, baseVersion: base)
+                }
+                console.print("\(shared.id) version \(shared.version)")
+                if let pulled, pulled.id == id {
+                    // The file now stands for the version saved, so that it can be pushed again.
+                    try? pulled.replace(with: Pulled(id: id, version: shared.version), in: file)
+                }
+            } catch let error as APIError where error.status == .preconditionFailed && !force {
+                var current: Int?
+                if case .unacceptableStatus(_, let body, _) = error.kind { current = Pulled.current(body) }
+                console.note(
+                    "error: \(id) is at version \(current.map(String.init) ?? "a newer one") now, and this file is based on version \(base ?? 0): someone saved since. Pull it again and merge, or push with --force to save over their version."
+                )
+                throw ExitCode.failure
+            }
         }
     }
 
     struct Pull: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a document from the lab as JSON.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print a document from the lab as JSON, noting the version it is, for a later push.",
+            discussion: """
+                The JSON starts with "lab": {"id", "version"}, which documents ignore and \
+                `streams push --id` reads, so that a push based on an old version is refused \
+                rather than saved over someone else's work.
+                """
+        )
 
         @Argument(help: "The document's id.")
         var id: String
+
+        @Option(help: "A file to write the JSON to, instead of standard output.")
+        var output: String?
 
         @OptionGroup var options: LabOptions
 
@@ -80,7 +145,77 @@ extension StreamsCommand {
         func execute(console: Console) async throws {
             let id = id
             let shared = try await options.withClient { client in try await client.document(id) }
-            console.print(String(decoding: try shared.document.encoded(), as: UTF8.self))
+            let text = String(
+                decoding: try Pulled(id: id, version: shared.version).annotate(shared.document.encoded()),
+                as: UTF8.self
+            )
+            guard let output else {
+                console.print(text)
+                return
+            }
+            do {
+                try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                console.note("error: cannot write \(output): \(FileError.reason(error)).")
+                throw ExitCode.failure
+            }
+            console.note("\(id) version \(shared.version) written to \(output).")
+        }
+    }
+
+    /// The lab's note in a pulled file: which document and version it is.
+    struct Pulled: Codable, Equatable {
+        var id: String
+        var version: Int
+
+        private struct Holder: Codable { var lab: Pulled }
+
+        private static let encoder: JSONEncoder = {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return encoder
+        }()
+        private struct Current: Decodable { var version: Int }
+
+        /// The note in the JSON file at `path`, if it has one.
+        static func read(from path: String) -> Pulled? {
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
+            return (try? JSONDecoder().decode(Holder.self, from: data))?.lab
+        }
+
+        /// The version of the document a `412` answer carries.
+        static func current(_ body: Data) -> Int? {
+            (try? JSONDecoder().decode(Current.self, from: body))?.version
+        }
+
+        /// `json`, an encoded document, with this note as its first member.
+        func annotate(_ json: Data) throws -> Data {
+            let note = try Self.encoder.encode(Holder(lab: self))
+            var text = String(decoding: json, as: UTF8.self)
+            guard let open = text.firstIndex(of: "{") else { return json }
+            text.replaceSubrange(
+                open...open,
+                with: String(decoding: note.dropLast(), as: UTF8.self)
+                    + (text.dropFirst().first == "}" ? "" : ",")
+            )
+            return Data(text.utf8)
+        }
+
+        /// Puts `newer` in place of this note in the file at `path`, if the file has it as
+        /// `streams pull` wrote it; anything else in the file stays as it is.
+        func replace(with newer: Pulled, in path: String) throws {
+            let url = URL(fileURLWithPath: path)
+            let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+            let old = String(
+                decoding: try Self.encoder.encode(Holder(lab: self)).dropFirst().dropLast(),
+                as: UTF8.self
+            )
+            let new = String(
+                decoding: try Self.encoder.encode(Holder(lab: newer)).dropFirst().dropLast(),
+                as: UTF8.self
+            )
+            guard let range = text.range(of: old) else { return }
+            try Data(text.replacingCharacters(in: range, with: new).utf8).write(to: url, options: .atomic)
         }
     }
 

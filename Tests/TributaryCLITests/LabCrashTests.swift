@@ -68,6 +68,7 @@ struct LabCrashTests {
             ) async throws -> (Int, [String: Any]) {
                 var head = HTTPRequest(method: method, url: URL(string: url)!)
                 head.headerFields[.authorization] = "Bearer \(token)"
+                head.headerFields[.contentType] = "application/json"
                 if let version { head.headerFields[.ifMatch] = "\"\(version)\"" }
                 let response = try await transport.send(
                     TransportRequest(head: head, body: method == .get ? nil : document, timeout: .seconds(10))

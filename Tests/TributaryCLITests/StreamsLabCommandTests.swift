@@ -54,7 +54,7 @@ struct StreamsLabCommandTests {
             #expect(watched.output.contains("total"))
             let again = CapturedConsole()
             try await command(
-                ["streams", "push", Self.example, "--id", id] + lab,
+                ["streams", "push", Self.example, "--id", id, "--base-version", "1"] + lab,
                 as: StreamsCommand.Push.self
             )
             .execute(console: again.console)
@@ -63,6 +63,88 @@ struct StreamsLabCommandTests {
             watching.cancel()
             _ = await watching.result
         }
+    }
+
+    /// A pull keeps the version it read, and a push based on it never replaces a save made
+    /// since: it fails naming both versions, and only --force saves over it.
+    @Test func refusesAStalePushAndForcesOneOnPurpose() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "streams-lab-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let token = "streams-token-0123456789"
+        let server = LabServer(
+            store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
+            token: token
+        )
+        try await server.withRunning { url in
+            let lab = ["--lab", url.absoluteString, "--token", token]
+            let created = CapturedConsole()
+            try await command(["streams", "push", Self.example] + lab, as: StreamsCommand.Push.self)
+                .execute(console: created.console)
+            let id = String(created.output.prefix { $0 != " " })
+            let mine = folder.appending(path: "mine.json").path
+            try await command(["streams", "pull", id, "--output", mine] + lab, as: StreamsCommand.Pull.self)
+                .execute(console: CapturedConsole().console)
+            #expect(StreamsCommand.Pulled.read(from: mine) == .init(id: id, version: 1))
+
+            // Someone else saves meanwhile.
+            try await command(
+                ["streams", "push", Self.example, "--id", id, "--base-version", "1"] + lab,
+                as: StreamsCommand.Push.self
+            )
+            .execute(console: CapturedConsole().console)
+
+            let stale = CapturedConsole()
+            await #expect(throws: ExitCode.failure) {
+                try await command(["streams", "push", mine, "--id", id] + lab, as: StreamsCommand.Push.self)
+                    .execute(console: stale.console)
+            }
+            #expect(stale.errors.contains("version 2") && stale.errors.contains("version 1"))
+            #expect(stale.errors.contains("--force"))
+
+            let forced = CapturedConsole()
+            try await command(
+                ["streams", "push", mine, "--id", id, "--force"] + lab,
+                as: StreamsCommand.Push.self
+            )
+            .execute(console: forced.console)
+            #expect(forced.output.hasPrefix("\(id) version 3"))
+
+            // A file pulled and pushed again stands for the version it saved.
+            let again = folder.appending(path: "again.json").path
+            try await command(["streams", "pull", id, "--output", again] + lab, as: StreamsCommand.Pull.self)
+                .execute(console: CapturedConsole().console)
+            try await command(["streams", "push", again, "--id", id] + lab, as: StreamsCommand.Push.self)
+                .execute(console: CapturedConsole().console)
+            #expect(StreamsCommand.Pulled.read(from: again) == .init(id: id, version: 4))
+            try await command(["streams", "push", again, "--id", id] + lab, as: StreamsCommand.Push.self)
+                .execute(console: CapturedConsole().console)
+            #expect(StreamsCommand.Pulled.read(from: again) == .init(id: id, version: 5))
+
+            // Without the note, a push to an id says how to name the version.
+            let unnoted = CapturedConsole()
+            await #expect(throws: ExitCode.failure) {
+                try await command(
+                    ["streams", "push", Self.example, "--id", id] + lab,
+                    as: StreamsCommand.Push.self
+                )
+                .execute(console: unnoted.console)
+            }
+            #expect(unnoted.errors.contains("--base-version"))
+        }
+    }
+
+    @Test(arguments: [
+        ("title \u{1B}]0;owned\u{07}", "title \\u{1B}]0;owned\\u{7}"), ("a\u{9B}2Jb", "a\\u{9B}2Jb"),
+        ("tab\tand\nline", "tab\tand\nline"), ("\u{202E}evil", "\\u{202E}evil"),
+    ])
+    func printsControlCharactersEscaped(given: String, shown: String) {
+        let captured = CapturedConsole()
+        captured.console.print(given)
+        captured.console.note(given)
+        #expect(captured.output == shown + "\n" && captured.errors == shown + "\n")
     }
 
     @Test func refusesToPushWithoutTheToken() async throws {
