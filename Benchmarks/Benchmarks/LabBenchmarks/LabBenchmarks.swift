@@ -48,10 +48,14 @@ final class RunningLab: Sendable {
 
     init(news: LabNews? = nil) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "lab-bench-\(UUID().uuidString)")
+        // Every viewer of a benchmark comes from loopback, one address.
+        var configuration = LabConfiguration()
+        configuration.maximumLiveConnectionsPerAddress = configuration.maximumLiveConnections
         server = LabServer(
             store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
             token: token,
-            news: news
+            news: news,
+            configuration: configuration
         )
         let (stop, stopping) = AsyncStream<Void>.makeStream()
         let (ready, readiness) = AsyncStream<URL>.makeStream()
@@ -106,8 +110,15 @@ final class RunningLab: Sendable {
 
 /// A Hummingbird server whose one route, `path`, answers what `url` answered: the same status
 /// line, headers and bytes, from memory. The floor a lab route is measured against.
-func memoryCopy(of url: String, at path: String, client: HTTPClient) async throws -> (LoopbackServer, URL) {
-    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+func memoryCopy(
+    of url: String,
+    at path: String,
+    client: HTTPClient,
+    token: String? = nil
+) async throws -> (LoopbackServer, URL) {
+    var request = HTTPClientRequest(url: url)
+    if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+    let response = try await client.execute(request, timeout: .seconds(30))
     let body = try await response.body.collect(upTo: 10 << 20)
     guard response.status == .ok else { throw LabBenchmarkError("\(url) answered \(response.status)") }
     var headers = HTTPFields()
@@ -132,16 +143,16 @@ func getConcurrently(
     _ url: String,
     client: HTTPClient,
     count: Int = 2_000,
-    concurrency: Int = 32
+    concurrency: Int = 32,
+    token: String? = nil
 ) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
         for worker in 0..<concurrency {
             group.addTask {
                 for _ in stride(from: worker, to: count, by: concurrency) {
-                    let response = try await client.execute(
-                        HTTPClientRequest(url: url),
-                        timeout: .seconds(30)
-                    )
+                    var request = HTTPClientRequest(url: url)
+                    if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+                    let response = try await client.execute(request, timeout: .seconds(30))
                     let body = try await response.body.collect(upTo: 10 << 20)
                     guard response.status == .ok, body.readableBytes > 0 else {
                         throw LabBenchmarkError("\(url) answered \(response.status)")

@@ -75,13 +75,18 @@ final class NewsRig: Rig {
             .init(name: "url", value: picture.absoluteString), .init(name: "w", value: "320"),
         ]
         thumbnailURL = components?.url?.absoluteString ?? ""
-        let (floor, floorBase) = try await memoryCopy(of: thumbnailURL, at: "img", client: client)
+        let (floor, floorBase) = try await memoryCopy(
+            of: thumbnailURL,
+            at: "img",
+            client: client,
+            token: lab.token
+        )
         self.floor = floor
         floorURL = floorBase.appending(path: "img").absoluteString + "?w=320"
     }
 
     func read(_ url: String) async throws {
-        try await getConcurrently(url, client: client)
+        try await getConcurrently(url, client: client, token: lab.token)
     }
 
     func stop() async {
@@ -101,14 +106,17 @@ final class NewsPage: Sendable {
     private let outgoing: AsyncStream<String>.Continuation
     private let connection: Task<Void, any Error>
 
-    init(_ url: String) {
+    init(_ url: String, token: String) {
         let (messages, outgoing) = AsyncStream<String>.makeStream()
         self.outgoing = outgoing
         let states = states
         connection = Task {
             try await WebSocketClient.connect(
                 url: url,
-                configuration: .init(maxFrameSize: 4 << 20),
+                configuration: .init(
+                    maxFrameSize: 4 << 20,
+                    additionalHeaders: [.authorization: "Bearer \(token)"]
+                ),
                 logger: quiet
             ) {
                 inbound,
@@ -180,7 +188,10 @@ func newsBenchmarks() {
         (
             "search typed into the page's socket",
             { rig, query in
-                let page = NewsPage("ws://127.0.0.1:\(rig.lab.url.port ?? 0)/api/news/live")
+                let page = NewsPage(
+                    "ws://127.0.0.1:\(rig.lab.url.port ?? 0)/api/news/live",
+                    token: rig.lab.token
+                )
                 defer { page.close() }
                 page.send(#"{"type":"input","feed":{"kind":"search"},"searchText":""}"#)
                 let typedAt = ContinuousClock.now
