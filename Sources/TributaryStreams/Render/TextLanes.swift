@@ -10,6 +10,10 @@ public enum TextLanes {
     /// doubled = map($0 * 2)        -2468|
     /// ```
     ///
+    /// A group takes as many frames as it has characters, as in RxJS; when a group would cover
+    /// the event after it, the lanes are drawn at a shorter frame that fits, and a last line
+    /// says so.
+    ///
     /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, or when the
     ///   timeline spans more than ``Marbles/maximumFrames`` frames.
     public static func render(
@@ -19,6 +23,7 @@ public enum TextLanes {
     ) throws(StreamError) -> String {
         try Marbles.checkFrame(frame, duration: timeline.duration)
         let lanes = Dictionary(grouping: timeline.events, by: \.lane)
+        let drawn = try Marbles.drawableFrame(for: Array(lanes.values), from: frame)
         var legend: [Character: StreamValue] = [:]
         let reserved = Marbles.literals(in: timeline.events)
         var rows: [(String, String)] = []
@@ -26,7 +31,7 @@ public enum TextLanes {
         for lane in timeline.lanes {
             let marbles = try Marbles.print(
                 lanes[lane] ?? [],
-                frame: frame,
+                frame: drawn,
                 table: &legend,
                 reserved: reserved
             )
@@ -45,6 +50,11 @@ public enum TextLanes {
             lines.append("")
             lines.append(
                 "where " + legend.keys.sorted().map { "\($0) = \(legend[$0]!)" }.joined(separator: ", ")
+            )
+        }
+        if drawn != frame {
+            lines.append(
+                "(drawn at \(drawn) seconds a frame: at \(frame), a group would cover the event after it)"
             )
         }
         if timeline.isTruncated { lines.append("(stopped by a guard before every lane ended)") }
