@@ -164,13 +164,24 @@ extension Marbles {
 private struct StandIns {
     /// ASCII letters but `m` and `s`, which after digits at the start of a diagram would read as
     /// the unit of a time span; then letters of other scripts, for timelines with many values.
-    static let letters: [Character] = {
-        let ascii = "abcdefghijklnopqrtuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        let ranges: [ClosedRange<UInt32>] = [
-            0x4E00...0x9FFF, 0xAC00...0xD7A3, 0x3400...0x4DBF, 0x20000...0x2A6DF,
-        ]
-        return Array(ascii) + ranges.flatMap { $0 }.compactMap(Unicode.Scalar.init).map(Character.init)
-    }()
+    private static let ascii = Array("abcdefghijklnopqrtuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    private static let scripts: [ClosedRange<UInt32>] = [
+        0x4E00...0x9FFF, 0xAC00...0xD7A3, 0x3400...0x4DBF, 0x20000...0x2A6DF,
+    ]
+    static let count = ascii.count + scripts.reduce(0) { $0 + $1.count }
+
+    /// The stand-in at `index` of all of them, in order.
+    static func letter(_ index: Int) -> Character? {
+        if index < ascii.count { return ascii[index] }
+        var rest = index - ascii.count
+        for range in scripts {
+            if rest < range.count {
+                return Unicode.Scalar(range.lowerBound + UInt32(rest)).map(Character.init)
+            }
+            rest -= range.count
+        }
+        return nil
+    }
 
     var table: [Character: StreamValue]
     let reserved: Set<Character>
@@ -199,15 +210,14 @@ private struct StandIns {
             if let character = known[value] { return character }
             // Stand-ins are taken in order and never given back, so none is free before the
             // count of those taken: the search need not start from the first.
-            let first = min(max(table.count - 1, 0), Self.letters.count)
-            guard
-                let letter = Self.letters[first...].first(where: {
-                    table[$0] == nil && !reserved.contains($0)
-                })
-            else {
+            var index = max(table.count - 1, 0)
+            while let letter = Self.letter(index), table[letter] != nil || reserved.contains(letter) {
+                index += 1
+            }
+            guard let letter = Self.letter(index) else {
                 throw StreamError(
                     .badValue(
-                        "a timeline with more than \(Self.letters.count) different values cannot be drawn as marbles"
+                        "a timeline with more than \(Self.count) different values cannot be drawn as marbles"
                     ),
                     path: "$"
                 )

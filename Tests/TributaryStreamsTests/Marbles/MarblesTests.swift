@@ -78,6 +78,16 @@ import TributaryStreams
         #expect(printed.values == ["a": "hello", "b": 42])
     }
 
+    /// Past the ASCII letters, stand-ins come from other scripts.
+    @Test func hasStandInsForManyValues() throws {
+        let events = (0..<200).map {
+            Timeline.Event(time: Double($0), lane: "s", kind: .value(.string("v\($0)")))
+        }
+        let printed = try Marbles.print(events, frame: 1)
+        #expect(printed.values.count == 200)
+        #expect(try Marbles.read(printed.marbles, values: printed.values).map(\.kind) == events.map(\.kind))
+    }
+
     /// `1s` at the start would read as a time span once a space followed, so the `s` after
     /// leading digits is written as a stand-in.
     @Test func neverPrintsWhatReadsAsATimeSpan() throws {
