@@ -66,6 +66,15 @@ import TributaryStreams
         #expect(printed.values == ["#": "timeout"])
     }
 
+    /// Text lanes list the failures' messages with the stand-ins, every one when lanes differ.
+    @Test func listsFailureMessagesUnderTheLanes() throws {
+        let document = try StreamDocument(streams: [
+            Marbles.parse("-1#", values: ["#": "boom"], id: "a"), Marbles.parse("--#", id: "b"),
+        ])
+        let text = try TextLanes.render(try StreamRunner().run(document), document: document)
+        #expect(text.hasSuffix("\n\nwhere # = [boom, failed]"), "\(text)")
+    }
+
     @Test func printsLongValuesAsLettersWithATable() throws {
         let events = [
             Timeline.Event(time: 1, lane: "s", kind: .value("hello")),
