@@ -112,8 +112,26 @@ struct StreamsCommand: AsyncParsableCommand {
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make a document from a marble diagram.")
 
-        @Option(parsing: .unconditional, help: "The stream, such as \"-1-2-3|\".")
+        @Option(
+            parsing: .unconditional,
+            help: "The stream, in RxJS's marble notation, such as \"-1-2-3|\" or \"-a-^-b 10ms c|\"."
+        )
         var marbles: String
+
+        @Option(
+            parsing: .unconditional,
+            help: "When a subscriber subscribes (^) and unsubscribes (!), such as \"--^---!\"."
+        )
+        var subscription: String?
+
+        @Option(
+            name: .customLong("value"),
+            help: ArgumentHelp(
+                "What a character stands for, such as a=hello, b=10 or #=timeout (the failure's message).",
+                valueName: "char=JSON or text"
+            )
+        )
+        var values: [String] = []
 
         @Option(help: "Seconds per marble character.")
         var frame = 1.0
@@ -128,8 +146,27 @@ struct StreamsCommand: AsyncParsableCommand {
 
         /// The stream the marbles describe; a diagram that is wrong is a wrong flag.
         private func stream() throws -> StreamDefinition {
+            var table: [Character: StreamValue] = [:]
+            for entry in values {
+                let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, parts[0].count == 1, let character = parts[0].first else {
+                    throw ValidationError(
+                        "--value \(entry): write one character, =, and its value, as in a=hello."
+                    )
+                }
+                let text = String(parts[1])
+                // A value that reads as JSON (10, true, "10") is that; anything else is text.
+                table[character] =
+                    (try? JSONDecoder().decode(StreamValue.self, from: Data(text.utf8))) ?? .string(text)
+            }
             do {
-                return try Marbles.parse(marbles, frame: frame, id: id)
+                return try Marbles.parse(
+                    marbles,
+                    subscription: subscription,
+                    frame: frame,
+                    values: table,
+                    id: id
+                )
             } catch {
                 throw ValidationError("\(error)")
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `tributary` command: the entry point for Tributary's tools.
 @main
@@ -19,4 +20,30 @@ struct TributaryCommand: AsyncParsableCommand {
             ImagesCommand.self,
         ]
     )
+
+    /// Runs the command line, with the diagrams that `streams new` takes attached to their
+    /// options first.
+    static func main() async {
+        await main(attachingMarbles(Array(ProcessInfo.processInfo.arguments.dropFirst())))
+    }
+
+    /// `arguments` with each value of `streams new --marbles` and `--subscription` joined to
+    /// its option, as `--marbles=---a|`. A diagram often starts with dashes, and ArgumentParser
+    /// refuses an argument of three dashes or more as an unknown option before any option's
+    /// parsing strategy can claim it as a value.
+    static func attachingMarbles(_ arguments: [String]) -> [String] {
+        guard arguments.prefix(while: { !$0.hasPrefix("-") }).starts(with: ["streams", "new"]) else {
+            return arguments
+        }
+        var attached: [String] = []
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if ["--marbles", "--subscription"].contains(argument), let value = rest.popFirst() {
+                attached.append("\(argument)=\(value)")
+            } else {
+                attached.append(argument)
+            }
+        }
+        return attached
+    }
 }

@@ -110,4 +110,58 @@ import TributaryStreams
         let document = try StreamDocument.decode(Data(capture.output.utf8))
         #expect(document.streams == [try Marbles.parse("-1-2-3|", id: "input")])
     }
+
+    /// A diagram is a value however it begins, and whether it follows its option or is joined
+    /// to it; a subscription and a value table come the same way.
+    @Test(
+        arguments: [
+            (["--marbles", "---a|"], "---a|", nil),
+            (["--marbles=---a|"], "---a|", nil),
+            (["--marbles", "--"], "--", nil),
+            (["--marbles", "-1-2|", "--frame", "0.5"], "-1-2|", nil),
+            (["--subscription", "---^-!", "--marbles", "-a-^-b-c-d|"], "-a-^-b-c-d|", "---^-!"),
+        ] as [([String], String, String?)]
+    )
+    func takesMarblesThatStartWithDashes(arguments: [String], marbles: String, subscription: String?) throws {
+        let command = try #require(
+            try TributaryCommand.parseAsRoot(
+                TributaryCommand.attachingMarbles(["streams", "new"] + arguments)
+            )
+                as? StreamsCommand.New
+        )
+        let capture = CapturedConsole()
+        try command.execute(console: capture.console)
+        let document = try StreamDocument.decode(Data(capture.output.utf8))
+        let frame = arguments.contains("0.5") ? 0.5 : 1
+        #expect(
+            document.streams == [
+                try Marbles.parse(marbles, subscription: subscription, frame: frame, id: "input")
+            ]
+        )
+    }
+
+    @Test func readsAValueTableForTheMarbles() throws {
+        let command = try #require(
+            try TributaryCommand.parseAsRoot(
+                TributaryCommand.attachingMarbles([
+                    "streams", "new", "--marbles", "-a-b-#", "--value", "a=hello", "--value", "b=10",
+                    "--value", "#=timeout",
+                ])
+            ) as? StreamsCommand.New
+        )
+        let capture = CapturedConsole()
+        try command.execute(console: capture.console)
+        let stream = try #require(try StreamDocument.decode(Data(capture.output.utf8)).streams.first)
+        #expect(stream.items.map(\.value) == ["hello", 10])
+        #expect(stream.ending == .failed(after: 2, message: "timeout"))
+        #expect(throws: (any Error).self) {
+            try TributaryCommand.parseAsRoot(["streams", "new", "--marbles", "-a|", "--value", "ab=1"])
+        }
+    }
+
+    /// Only `streams new` takes diagrams: `streams run --marbles` stays a flag.
+    @Test func leavesOtherCommandsArgumentsAlone() {
+        let arguments = ["streams", "run", "x.json", "--marbles", "--frame", "2"]
+        #expect(TributaryCommand.attachingMarbles(arguments) == arguments)
+    }
 }

@@ -50,7 +50,8 @@ struct StreamsLabCommandTests {
                 as: StreamsCommand.Watch.self
             )
             let watching = Task { try await watch.execute(console: watched.console) }
-            try await waitUntil { watched.output.contains("Map, filter and scan, version 1:") }
+            // The lanes follow the version's line once the run is drawn.
+            try await waitUntil { watched.output.contains("Map, filter and scan, version 1:\nnumbers") }
             #expect(watched.output.contains("total"))
             let again = CapturedConsole()
             try await command(

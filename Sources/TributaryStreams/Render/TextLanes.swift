@@ -10,6 +10,10 @@ public enum TextLanes {
     /// doubled = map($0 * 2)        -2468|
     /// ```
     ///
+    /// A group takes as many frames as it has characters, as in RxJS; when a group would cover
+    /// the event after it, the lanes are drawn at a shorter frame that fits, and a last line
+    /// says so.
+    ///
     /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, when the
     ///   timeline spans more than ``Marbles/maximumFrames`` frames, or when the lanes would take
     ///   more than `maximumBytes`, which is checked before anything is printed.
@@ -20,15 +24,16 @@ public enum TextLanes {
         maximumBytes: Int = .max
     ) throws(StreamError) -> String {
         try Marbles.checkFrame(frame, duration: timeline.duration)
+        let lanes = Dictionary(grouping: timeline.events, by: \.lane)
+        let drawn = try Marbles.drawableFrame(for: Array(lanes.values), from: frame)
         // A lane is a column a frame, a few for each event, and its title: an upper bound that
         // refuses a huge drawing before its memory is spent.
-        let columns = Int((timeline.duration / frame).rounded()) + 2
+        let columns = Int((timeline.duration / drawn).rounded()) + 2
         let estimate =
             timeline.lanes.reduce(0) { $0 + $1.utf8.count + 32 + columns } + timeline.events.count * 8
         guard estimate <= maximumBytes else {
             throw StreamError(.outputTooLarge(bytes: estimate, limit: maximumBytes), path: "$")
         }
-        let lanes = Dictionary(grouping: timeline.events, by: \.lane)
         var legend: [Character: StreamValue] = [:]
         let reserved = Marbles.literals(in: timeline.events)
         var rows: [(String, String)] = []
@@ -36,7 +41,7 @@ public enum TextLanes {
         for lane in timeline.lanes {
             let marbles = try Marbles.print(
                 lanes[lane] ?? [],
-                frame: frame,
+                frame: drawn,
                 table: &legend,
                 reserved: reserved
             )
@@ -55,6 +60,11 @@ public enum TextLanes {
             lines.append("")
             lines.append(
                 "where " + legend.keys.sorted().map { "\($0) = \(legend[$0]!)" }.joined(separator: ", ")
+            )
+        }
+        if drawn != frame {
+            lines.append(
+                "(drawn at \(drawn) seconds a frame: at \(frame), a group would cover the event after it)"
             )
         }
         if timeline.isTruncated { lines.append("(stopped by a guard before every lane ended)") }

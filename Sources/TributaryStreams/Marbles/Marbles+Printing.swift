@@ -1,0 +1,251 @@
+extension Marbles {
+    /// `events` as marbles, `frame` seconds per character, each event at the frame nearest its
+    /// time, so that ``read(_:frame:values:)`` gives the events back. Values that are not one
+    /// character are written as stand-ins, from `a`, not otherwise in use; ``Printed/values``
+    /// says which is which, and holds a failure's message under `#`.
+    ///
+    /// A group takes as many frames as it has characters, as in RxJS, so a group cannot be
+    /// followed by an event sooner than that.
+    ///
+    /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, when the
+    ///   events span more than ``maximumFrames`` frames, or when a group would cover the
+    ///   event after it; then the message names a shorter frame that draws every event.
+    public static func print(_ events: [Timeline.Event], frame: Double = 1) throws(StreamError) -> Printed {
+        var table: [Character: StreamValue] = [:]
+        let marbles = try print(events, frame: frame, table: &table, reserved: literals(in: events))
+        return Printed(marbles: marbles, values: table)
+    }
+
+    /// Prints with a table shared by several lanes; new stand-ins avoid `reserved`.
+    static func print(
+        _ events: [Timeline.Event],
+        frame: Double,
+        table: inout [Character: StreamValue],
+        reserved: Set<Character>
+    ) throws(StreamError) -> String {
+        try checkTimes(of: events)
+        try checkFrame(frame, duration: events.map(\.time).max() ?? 0)
+        let frames = layout(events, frame: frame)
+        if let overlap = firstOverlap(in: frames) {
+            throw overlapError(overlap, frame: frame, finer: finestFit(for: [events], from: frame))
+        }
+        var standIns = StandIns(table: table, reserved: reserved)
+        var text = ""
+        var position = 0
+        for (index, kinds) in frames {
+            text += String(repeating: "-", count: index - position)
+            if kinds.count == 1 {
+                text.append(try standIns.symbol(for: kinds[0], after: text))
+            } else {
+                var group = "("
+                for kind in kinds { group.append(try standIns.symbol(for: kind, after: group)) }
+                text += group + ")"
+            }
+            position = index + width(ofFrameWith: kinds.count)
+        }
+        table = standIns.table
+        return text
+    }
+
+    /// The frame at which every lane in `lanes` can be drawn: `frame` when it can, else the
+    /// longest of `frame` / 2, / 4, / 5, / 10, / 20, … that draws every lane within
+    /// ``maximumFrames`` frames.
+    ///
+    /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, when the
+    ///   lanes span more than ``maximumFrames`` frames, or when no such frame draws them.
+    static func drawableFrame(for lanes: [[Timeline.Event]], from frame: Double) throws(StreamError) -> Double
+    {
+        for lane in lanes { try checkTimes(of: lane) }
+        try checkFrame(frame, duration: lanes.lazy.flatMap { $0.map(\.time) }.max() ?? 0)
+        for lane in lanes {
+            guard let overlap = firstOverlap(in: layout(lane, frame: frame)) else { continue }
+            guard let finer = finestFit(for: lanes, from: frame) else {
+                throw overlapError(overlap, frame: frame, finer: nil)
+            }
+            return finer
+        }
+        return frame
+    }
+
+    /// The characters that values in `events` stand for by themselves.
+    static func literals(in events: [Timeline.Event]) -> Set<Character> {
+        Set(
+            events.compactMap { event in
+                guard case .value(let value) = event.kind else { return nil }
+                return literal(value)
+            }
+        )
+    }
+
+    /// The character a value is written as without a table, if there is one.
+    static func literal(_ value: StreamValue) -> Character? {
+        let text = value.description
+        guard text.count == 1, let character = text.first, isValueMarble(character),
+            StreamValue(marble: character) == value
+        else { return nil }
+        return character
+    }
+
+    /// How many frames a frame with `marks` events takes: one, or a group's characters.
+    static func width(ofFrameWith marks: Int) -> Int { marks == 1 ? 1 : marks + 2 }
+
+    // MARK: Layout
+
+    private static func checkTimes(of events: [Timeline.Event]) throws(StreamError) {
+        guard let wrong = events.first(where: { !$0.time.isFinite || $0.time < 0 }) else { return }
+        throw StreamError(
+            .badValue("an event's time is from 0 seconds on, not \(wrong.time)"),
+            path: "$.time"
+        )
+    }
+
+    /// A group that would cover the frame of the event after it.
+    private struct Overlap {
+        var index: Int
+        var marks: Int
+        var next: Int
+    }
+
+    /// The events of each frame, in frame order, at `frame` seconds a frame; `frame` must be
+    /// checked against the events' duration first.
+    private static func layout(
+        _ events: [Timeline.Event],
+        frame: Double
+    ) -> [(index: Int, kinds: [Timeline.Kind])] {
+        var frames: [Int: [Timeline.Kind]] = [:]
+        for event in events {
+            frames[Int((event.time / frame).rounded()), default: []].append(event.kind)
+        }
+        return frames.keys.sorted().map { ($0, frames[$0] ?? []) }
+    }
+
+    private static func firstOverlap(in frames: [(index: Int, kinds: [Timeline.Kind])]) -> Overlap? {
+        for (current, following) in zip(frames, frames.dropFirst())
+        where following.index < current.index + width(ofFrameWith: current.kinds.count) {
+            return Overlap(index: current.index, marks: current.kinds.count, next: following.index)
+        }
+        return nil
+    }
+
+    /// The longest frame shorter than `frame` in steps of 1, 2, 2.5 and 5 that draws every
+    /// lane within ``maximumFrames`` frames, if there is one.
+    private static func finestFit(for lanes: [[Timeline.Event]], from frame: Double) -> Double? {
+        let duration = lanes.lazy.flatMap { $0.map(\.time) }.max() ?? 0
+        var scale = 1.0
+        while true {
+            for divisor in [2.0, 4, 5, 10] {
+                let candidate = frame / (divisor * scale)
+                guard (duration / candidate).rounded() <= Double(maximumFrames) else { return nil }
+                if lanes.allSatisfy({ firstOverlap(in: layout($0, frame: candidate)) == nil }) {
+                    return candidate
+                }
+            }
+            scale *= 10
+        }
+    }
+
+    private static func overlapError(_ overlap: Overlap, frame: Double, finer: Double?) -> StreamError {
+        let advice =
+            finer.map { "; \($0) seconds a frame draws every event" }
+            ?? "; no frame within \(maximumFrames) frames draws every event"
+        return StreamError(
+            .badValue(
+                "at \(frame) seconds a frame, the \(overlap.marks) events at \(Double(overlap.index) * frame)s "
+                    + "take \(overlap.marks + 2) frames as a group, and cover the event at "
+                    + "\(Double(overlap.next) * frame)s\(advice)"
+            ),
+            path: "frame"
+        )
+    }
+}
+
+/// The characters a printer writes for events, and the stand-ins it takes for values that have
+/// none of their own.
+private struct StandIns {
+    /// ASCII letters but `m` and `s`, which after digits at the start of a diagram would read as
+    /// the unit of a time span; then letters of other scripts, for timelines with many values.
+    private static let ascii = Array("abcdefghijklnopqrtuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    private static let scripts: [ClosedRange<UInt32>] = [
+        0x4E00...0x9FFF, 0xAC00...0xD7A3, 0x3400...0x4DBF, 0x20000...0x2A6DF,
+    ]
+    static let count = ascii.count + scripts.reduce(0) { $0 + $1.count }
+
+    /// The stand-in at `index` of all of them, in order.
+    static func letter(_ index: Int) -> Character? {
+        if index < ascii.count { return ascii[index] }
+        var rest = index - ascii.count
+        for range in scripts {
+            if rest < range.count {
+                return Unicode.Scalar(range.lowerBound + UInt32(rest)).map(Character.init)
+            }
+            rest -= range.count
+        }
+        return nil
+    }
+
+    var table: [Character: StreamValue]
+    let reserved: Set<Character>
+    private var known: [StreamValue: Character]
+
+    init(table: [Character: StreamValue], reserved: Set<Character>) {
+        self.table = table
+        self.reserved = reserved
+        known = [:]
+        for (character, value) in table where character != "#" { known[value] = character }
+    }
+
+    mutating func symbol(for kind: Timeline.Kind, after text: String) throws(StreamError) -> Character {
+        switch kind {
+        case .finished:
+            return "|"
+        case .failure(let message):
+            record(failure: message)
+            return "#"
+        case .value(let value):
+            if let character = Marbles.literal(value),
+                !(["m", "s"].contains(character) && Self.isSpanStart(text))
+            {
+                return character
+            }
+            if let character = known[value] { return character }
+            // Stand-ins are taken in order and never given back, so none is free before the
+            // count of those taken: the search need not start from the first.
+            var index = max(table.count - 1, 0)
+            while let letter = Self.letter(index), table[letter] != nil || reserved.contains(letter) {
+                index += 1
+            }
+            guard let letter = Self.letter(index) else {
+                throw StreamError(
+                    .badValue(
+                        "a timeline with more than \(Self.count) different values cannot be drawn as marbles"
+                    ),
+                    path: "$"
+                )
+            }
+            table[letter] = value
+            known[value] = letter
+            return letter
+        }
+    }
+
+    /// Keeps every failure message under `#`, a list when lanes fail differently.
+    private mutating func record(failure message: String) {
+        let value = StreamValue.string(message)
+        switch table["#"] {
+        case nil: table["#"] = value
+        case .list(let messages)? where !messages.contains(value): table["#"] = .list(messages + [value])
+        case let earlier? where earlier != value && !isList(earlier): table["#"] = .list([earlier, value])
+        default: break
+        }
+    }
+
+    private func isList(_ value: StreamValue) -> Bool {
+        if case .list = value { return true }
+        return false
+    }
+
+    /// Whether `text` is digits, perhaps with points: a time span's number at the start.
+    private static func isSpanStart(_ text: String) -> Bool {
+        text.contains(where: Marbles.isDigit) && text.allSatisfy { Marbles.isDigit($0) || $0 == "." }
+    }
+}
