@@ -185,6 +185,24 @@ struct HackerNewsCommandTests {
         #expect(!shown.contains("(untitled)"))
     }
 
+    /// A deleted or dead item says what it is rather than showing as an empty one.
+    @Test func saysWhenAnItemIsDeadOrDeleted() async throws {
+        let server = FixtureServer([
+            "v0/item/41000003.json": (
+                200, #"{"deleted":true,"id":41000003,"parent":8863,"time":1714000000,"type":"comment"}"#
+            ),
+            "v0/item/41000004.json": (
+                200,
+                #"{"by":"troll","dead":true,"id":41000004,"parent":8863,"text":"Flagged words.","time":1714000000,"type":"comment"}"#
+            ),
+        ])
+        let deleted = try await run(["hn", "item", "41000003"], on: server).output
+        #expect(deleted.hasPrefix("[deleted] Comment 41000003\n"), "\(deleted)")
+        let dead = try await run(["hn", "item", "41000004"], on: server).output
+        #expect(dead.hasPrefix("[dead] Comment 41000004\nby troll · "), "\(dead)")
+        #expect(dead.hasSuffix("\n\nFlagged words.\n"))
+    }
+
     @Test func showsAUser() async throws {
         let server = FixtureServer([
             "v0/user/jl.json": (

@@ -149,6 +149,8 @@ struct MoviesCommandTests {
         let upcoming = try await run(["movies", "upcoming"])
         #expect(upcoming.output.contains("   unrated · "))
         #expect(upcoming.output.contains(", opening "))
+        let playing = try await run(["movies", "popular", "--list", "now_playing"])
+        #expect(playing.output.contains(", in theatres "))
         let japanese = try await run(["movies", "search", "銃夢", "--language", "ja"])
         #expect(japanese.output.hasPrefix("1. 銃夢"), "\(japanese.output)")
     }

@@ -111,12 +111,13 @@ public struct HNDataset: Sendable {
             let subject = random.pick(Self.subjects)
             switch kind {
             case "job":
+                let company = random.pick(Self.companies)
                 item.title =
-                    "\(random.pick(Self.companies)) (YC \(random.pick(["W", "S"]))\(Int.random(in: 10...25, using: &random))) is hiring \(random.pick(Self.roles))"
+                    "\(company) (YC \(random.pick(["W", "S"]))\(Int.random(in: 10...25, using: &random))) is hiring \(random.pick(Self.roles))"
                 if number % 3 == 0 {
                     // A job posted as text: the real API sends an empty link with it.
                     item.url = ""
-                    item.text = Self.jobText(company: Self.companies[number % Self.companies.count])
+                    item.text = Self.jobText(company: company)
                 } else {
                     item.url = "https://jobs.example/\(item.id)"
                 }
@@ -155,7 +156,7 @@ public struct HNDataset: Sendable {
                         type: "pollopt",
                         by: item.by,
                         time: time,
-                        text: "Option \(option)",
+                        text: Self.pollOptions[option - 1],
                         score: Int.random(in: 0...200, using: &random),
                         poll: item.id
                     )
@@ -338,6 +339,10 @@ public struct HNDataset: Sendable {
     static let verbs = ["debug", "test", "deploy", "profile", "document", "migrate"]
     static let endings = [
         "(2019)", "considered harmful", "in 500 lines", "from scratch", "explained", "at scale", "",
+    ]
+    static let pollOptions = [
+        "The one our framework ships with", "One I wrote myself", "A hosted service",
+        "None &amp; proud of it",
     ]
     static let languages = ["Swift", "Rust", "Go", "Zig", "OCaml", "C"]
     static let sites = ["blog.example", "lwn.example", "arxiv.example", "news.example", "acm.example"]

@@ -132,6 +132,10 @@ enum HackerNewsFormat {
                 switch item.kind {
                 case .comment:
                     what = "comment" + (item.parent.map { " on \($0)" } ?? "")
+                case .pollopt:
+                    what =
+                        "option" + (item.poll.map { " of poll \($0)" } ?? "")
+                        + (item.plainText.map { ": \($0)" } ?? "")
                 default:
                     what = headline(item)
                 }
