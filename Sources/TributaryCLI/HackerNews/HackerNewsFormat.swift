@@ -18,8 +18,11 @@ enum HackerNewsFormat {
         guard !page.items.isEmpty else {
             guard !leftOut.isEmpty else { return "No stories (\(page.totalCount) in the list)." }
             let count = page.skippedCount + page.hiddenCount
-            return "None of the \(count) stories on page \(page.page) can be shown: "
-                + leftOut.joined(separator: "; ") + "."
+            let opening =
+                count == 1
+                ? "The only story on page \(page.page) cannot be shown: "
+                : "None of the \(count) stories on page \(page.page) can be shown: "
+            return opening + leftOut.joined(separator: "; ") + "."
         }
         let first = NewsFormat.firstNumber(page: page.page, pageSize: page.pageSize)
         var lines: [String] = []
