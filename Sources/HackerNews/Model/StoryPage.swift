@@ -47,6 +47,8 @@ public struct StoryPage: Sendable, Hashable {
     /// Whether the list goes on past this page.
     public var hasMore: Bool { page * pageSize < totalCount }
 
+    /// Two pages are equal when they show and count the same items; the first failure's
+    /// details, which carry no identity of their own, are not compared.
     public static func == (lhs: StoryPage, rhs: StoryPage) -> Bool {
         (lhs.page, lhs.items, lhs.missingCount, lhs.failedCount, lhs.hiddenCount)
             == (rhs.page, rhs.items, rhs.missingCount, rhs.failedCount, rhs.hiddenCount)
