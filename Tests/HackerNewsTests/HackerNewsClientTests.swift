@@ -56,7 +56,7 @@ struct HackerNewsClientTests {
     @Test func fetchesAPageWithBoundedConcurrency() async throws {
         let server = CountingServer()
         let page = try await server.run { client in try await client.stories(.new, page: 1, pageSize: 30) }
-        #expect(page.items.count + page.skippedCount == 30)
+        #expect(page.items.count + page.skippedCount + page.hiddenCount == 30)
         #expect((2...8).contains(server.mostInFlight), "\(server.mostInFlight)")
     }
 
@@ -79,8 +79,8 @@ struct HackerNewsClientTests {
         let ids = try hackerNews.decoded("newstories.json", as: [Int].self)
         let server = CountingServer(failing: Set(ids.prefix(10).map { "item/\($0).json" }), delay: .zero)
         let page = try await server.run { client in try await client.stories(.new, page: 1, pageSize: 20) }
-        #expect(page.skippedCount >= 10)
-        #expect(page.items.count + page.skippedCount == 20)
+        #expect(page.failedCount == 10 && page.firstFailure?.serverError?.message == "Permission denied")
+        #expect(page.items.count + page.skippedCount + page.hiddenCount == 20)
         #expect(Set(page.items.map(\.id)).isDisjoint(with: ids.prefix(10)))
     }
 
@@ -146,8 +146,62 @@ struct HackerNewsClientTests {
                 _ = try await client.comments(of: story).collectAll()
                 Issue.record("the walk finished")
             } catch {
-                #expect((error as? APIError)?.status?.code == 500)
+                #expect((error as? APIError)?.status?.code == 401)
             }
+        }
+    }
+
+    /// The same walk as a thread: the replies that failed are counted with the server's reason,
+    /// and nothing fails.
+    @Test func aThreadWhoseEveryReplyFailsSaysSo() async throws {
+        let story = try hackerNews.story(withRepliesDeeperThan: 1)
+        let server = CountingServer(failing: Set(story.kids.map { "item/\($0).json" }), delay: .zero)
+        let thread = try await server.run { client in try await client.thread(of: story) }
+        #expect(thread.comments.isEmpty)
+        #expect(thread.failedCount == story.kids.count && thread.missingCount == 0)
+        #expect(thread.firstFailure?.status?.code == 401)
+        #expect(thread.firstFailure?.serverError?.message == "Permission denied")
+    }
+
+    /// Dead and deleted stories are left out of a list and counted, unless asked for.
+    @Test func leavesDeadStoriesOutOfAListAndCountsThem() async throws {
+        try await withHackerNews { client, sandbox in
+            let ids = try sandbox.hackerNews.decoded("newstories.json", as: [Int].self)
+            let slice = Array(ids.prefix(100))
+            let items = try slice.compactMap {
+                try sandbox.hackerNews.decoded("item/\($0).json", as: HNItem?.self)
+            }
+            let gone = items.filter(\.isGone)
+            #expect(gone.contains { $0.isDead && $0.title == nil })
+            #expect(gone.contains { $0.isDeleted })
+            let page = try await client.stories(.new, page: 1, pageSize: 100)
+            #expect(page.hiddenCount == gone.count)
+            #expect(page.items.map(\.id) == items.filter { !$0.isGone }.map(\.id))
+            #expect(page.missingCount == slice.count - items.count && page.failedCount == 0)
+            let all = try await client.stories(.new, page: 1, pageSize: 100, includingDead: true)
+            #expect(all.hiddenCount == 0 && all.items.map(\.id) == items.map(\.id))
+            // The ranked lists leave them out, as the site's do.
+            let top = try sandbox.hackerNews.decoded("topstories.json", as: [Int].self)
+            #expect(Set(top).isDisjoint(with: gone.map(\.id)))
+        }
+    }
+
+    /// A poll's options arrive in its order, each naming its poll, with their votes.
+    @Test func fetchesAPollsOptions() async throws {
+        try await withHackerNews { client, sandbox in
+            let ids = try sandbox.hackerNews.decoded("newstories.json", as: [Int].self)
+            let poll = try #require(
+                try ids.lazy.compactMap {
+                    try sandbox.hackerNews.decoded("item/\($0).json", as: HNItem?.self)
+                }
+                .first { $0.kind == .poll }
+            )
+            let fetched = await client.poll(poll)
+            #expect(fetched.options.map(\.id) == poll.parts && fetched.unavailableCount == 0)
+            #expect(
+                fetched.options.allSatisfy { $0.kind == .pollopt && $0.poll == poll.id && $0.score != nil }
+            )
+            #expect(fetched.totalVotes == fetched.options.reduce(0) { $0 + ($1.score ?? 0) })
         }
     }
 }

@@ -29,7 +29,8 @@ func withHackerNews<Result: Sendable>(
 }
 
 /// A server that answers as Hacker News from ``hackerNews``, slowly, counting the requests it
-/// has at once and each path's hits; paths in `failing` answer 500.
+/// has at once and each path's hits; paths in `failing` answer 401 with Firebase's
+/// `{"error" : "Permission denied"}`, as the API does for an item nobody may read.
 final class CountingServer: Sendable {
     private struct Counts {
         var inFlight = 0
@@ -67,7 +68,13 @@ final class CountingServer: Sendable {
             }
             try? await Task.sleep(for: delay)
             counts.withLock { $0.inFlight -= 1 }
-            if failing.contains(path) { return Response(status: .internalServerError) }
+            if failing.contains(path) {
+                return Response(
+                    status: .unauthorized,
+                    headers: [.contentType: "application/json; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: #"{"error" : "Permission denied"}"#))
+                )
+            }
             let body = hackerNews.answer(path) ?? Data("null".utf8)
             return Response(
                 status: .ok,

@@ -55,9 +55,10 @@ struct TMDbClientTests {
 
     @Test func readsAMovieWithItsCastAndCrew() async throws {
         try await withTMDb { client, _ in
-            let id = try await client.movies(.popular).results[0].id
+            let id = try await client.movies(.topRated).results[0].id
             let details = try await client.movie(id)
             #expect(details.id == id && !details.genres.isEmpty && details.runtime ?? 0 > 60)
+            #expect(details.status == "Released" && details.imdbID != nil)
             let cast = try #require(details.credits?.cast)
             #expect(cast.count >= 4 && cast.map(\.order) == Array(0..<cast.count))
             #expect(Set(cast.map(\.name)).count == cast.count)
@@ -66,7 +67,8 @@ struct TMDbClientTests {
         }
     }
 
-    /// Dates are `YYYY-MM-DD` or an empty string, which means none.
+    /// Dates are `YYYY-MM-DD` or an empty string, which means none; a date that is not one
+    /// is none too, rather than failing the movie.
     @Test func readsTheDatesTMDbSends() throws {
         let decoder = JSONDecoder()
         let dated = try decoder.decode(
@@ -79,11 +81,12 @@ struct TMDbClientTests {
             from: Data(#"{"id":2,"title":"B","release_date":""}"#.utf8)
         )
         #expect(undated.releaseDate == nil && undated.year == nil)
-        #expect(throws: DecodingError.self) {
-            try decoder.decode(
+        for odd in [#""25/06/1982""#, "null", "19820625"] {
+            let movie = try decoder.decode(
                 Movie.self,
-                from: Data(#"{"id":3,"title":"C","release_date":"25/06/1982"}"#.utf8)
+                from: Data(#"{"id":3,"title":"C","release_date":\#(odd)}"#.utf8)
             )
+            #expect(movie.releaseDate == nil)
         }
     }
 
@@ -97,6 +100,52 @@ struct TMDbClientTests {
             #expect(!inYear.results.isEmpty && inYear.results.allSatisfy { $0.year == year })
             #expect(try await client.search("no such title anywhere").results.isEmpty)
         }
+    }
+
+    /// Upcoming movies are dated after today within the page's window, and nobody has rated
+    /// them; now playing says its window too.
+    @Test func listsUpcomingMoviesUnratedWithTheirWindow() async throws {
+        try await withTMDb { client, _ in
+            let upcoming = try await client.movies(.upcoming)
+            let window = try #require(upcoming.dates)
+            let (start, end) = (try #require(window.start), try #require(window.end))
+            #expect(!upcoming.results.isEmpty && start < end)
+            for movie in upcoming.results {
+                let date = try #require(movie.releaseDate)
+                #expect(date >= start && date <= end)
+                #expect(movie.rating == nil && movie.voteCount == 0)
+            }
+            let details = try await client.movie(upcoming.results[0].id)
+            #expect(details.runtime == nil && details.imdbID == nil)
+            #expect(["In Production", "Post Production"].contains(details.status ?? ""))
+            let playing = try await client.movies(.nowPlaying)
+            #expect(try #require(playing.dates).maximum < window.minimum)
+            #expect(try await client.movies(.popular).dates == nil)
+        }
+    }
+
+    /// A language picks the translated title; the original one stays beside it.
+    @Test func asksForTheLocalesLanguage() async throws {
+        try await withTMDb { english, _ in
+            let found = try await english.search("銃夢")
+            let movie = try #require(found.results.first)
+            #expect(movie.originalTitle == "銃夢" && movie.title != "銃夢" && movie.distinctOriginalTitle == "銃夢")
+            var japanese = english
+            japanese.locale = TMDbLocale(language: "ja-JP", region: "JP")
+            let translated = try await japanese.movie(movie.id)
+            #expect(translated.movie.title == "銃夢" && translated.movie.distinctOriginalTitle == nil)
+        }
+        let request = TMDbEndpoint.search(
+            "alita",
+            page: 2,
+            locale: TMDbLocale(language: "ja-JP", region: "JP")
+        )
+        #expect(
+            request.query.map { "\($0.name)=\($0.value ?? "")" }
+                == ["query=alita", "include_adult=false", "page=2", "language=ja-JP", "region=JP"]
+        )
+        let upcoming = TMDbEndpoint.movies(.upcoming, locale: TMDbLocale(region: "DE"))
+        #expect(upcoming.query.map(\.name) == ["page", "region"])
     }
 
     /// Posters are URLs from the configuration, loaded and decoded through the image pipeline.

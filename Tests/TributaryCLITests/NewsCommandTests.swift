@@ -109,6 +109,33 @@ struct NewsCommandTests {
         #expect(unreachable.errors == "error: The news service cannot be reached. Check your connection.\n")
     }
 
+    /// A "[Removed]" placeholder is left out of --json as of the list, and the JSON says so
+    /// beside the `totalResults` that counted it.
+    @Test func saysInItsJSONWhatWasRemoved() async throws {
+        let article =
+            #"{"source": {"id": null, "name": "Example"}, "author": null, "title": "T", "description": null, "url": "https://example.com/a", "urlToImage": null, "publishedAt": "2026-01-01T00:00:00Z", "content": null}"#
+        let removed =
+            #"{"source": {"id": null, "name": "[Removed]"}, "author": null, "title": "[Removed]", "description": "[Removed]", "url": "https://removed.com", "urlToImage": null, "publishedAt": "1970-01-01T00:00:00Z", "content": "[Removed]"}"#
+        let server = FixtureServer([
+            "v2/everything": (
+                200, #"{"status": "ok", "totalResults": 2, "articles": [\#(article), \#(removed)]}"#
+            )
+        ])
+        let (json, text) = try await server.run { url in
+            let environment = [
+                "NEWSAPI_BASE_URL": url.appending(path: "v2").absoluteString, "NEWSAPI_KEY": "k",
+            ]
+            return (
+                await run(["news", "search", "t", "--json"], environment: environment).output,
+                await run(["news", "search", "t"], environment: environment).output
+            )
+        }
+        #expect(text.hasSuffix("1 of 2 articles; 1 removed left out.\n"), "\(text)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["totalResults"] as? Int == 2 && object["removedCount"] as? Int == 1)
+        #expect((object["articles"] as? [Any])?.count == 1)
+    }
+
     /// A page far past any result is numbered without overflowing, whatever a server answers.
     @Test func numbersAPageFarOnWithoutOverflowing() async throws {
         let router = Router()

@@ -14,8 +14,9 @@ public import TributaryHTTP
 /// A story list is ids, and each item is one more request: pages are fetched with at most
 /// ``maximumConcurrentRequests`` requests at once, in list order, and the same item asked for
 /// twice while its request is under way is fetched once. An item that is `null` or fails is
-/// skipped and counted; it never fails the page. Everything else — transport, status codes,
-/// retries, JSON errors — is `APIClient`'s.
+/// skipped and counted; it never fails the page, and dead or deleted stories are left out of a
+/// list and counted, as the site does unless asked to show them. Everything else — transport,
+/// status codes, retries, JSON errors — is `APIClient`'s.
 public struct HackerNewsClient: Sendable {
     /// The official API's base URL.
     public static let officialBaseURL = URL(string: "https://hacker-news.firebaseio.com/v0")!
@@ -67,12 +68,35 @@ public struct HackerNewsClient: Sendable {
     /// The items with `ids`, in their order, fetched at most ``maximumConcurrentRequests`` at a
     /// time; ids that give no item are left out and counted in `skipped`.
     public func items(_ ids: [Int]) async -> (items: [HNItem], skipped: Int) {
+        let fetched = await fetch(ids)
+        return (fetched.items, fetched.missing + fetched.failed)
+    }
+
+    /// A poll with its options, fetched in the poll's order; options that cannot be loaded are
+    /// counted.
+    public func poll(_ poll: HNItem) async -> HNPoll {
+        let fetched = await fetch(poll.parts)
+        return HNPoll(poll: poll, options: fetched.items, unavailableCount: fetched.missing + fetched.failed)
+    }
+
+    /// The items with `ids`, in their order, with how many were `null` and how many failed.
+    private func fetch(
+        _ ids: [Int]
+    ) async -> (items: [HNItem], missing: Int, failed: Int, firstFailure: APIError?) {
         var found = [HNItem?](repeating: nil, count: ids.count)
-        await forEachItem(ids.indices.map { ($0, ids[$0]) }) { index, item in
-            found[index] = item
+        var missing = 0
+        var failed = 0
+        var firstFailure: APIError?
+        await forEachItem(ids.indices.map { ($0, ids[$0]) }) { index, result in
+            switch result {
+            case .success(let item?): found[index] = item
+            case .success(nil): missing += 1
+            case .failure(let error):
+                failed += 1
+                firstFailure = firstFailure ?? error
+            }
         }
-        let items = found.compactMap { $0 }
-        return (items, ids.count - items.count)
+        return (found.compactMap { $0 }, missing, failed, firstFailure)
     }
 
     /// A page of a story list: its ids, then each item, in rank order.
@@ -81,10 +105,13 @@ public struct HackerNewsClient: Sendable {
     ///   - list: The list.
     ///   - page: The page, from 1.
     ///   - pageSize: Items on a page, 1 to 100.
+    ///   - includingDead: Whether dead and deleted items stay on the page, flagged, rather than
+    ///     being left out and counted in ``StoryPage/hiddenCount``.
     public func stories(
         _ list: StoryList,
         page: Int = 1,
-        pageSize: Int = 30
+        pageSize: Int = 30,
+        includingDead: Bool = false
     ) async throws(APIError) -> StoryPage {
         guard page >= 1, (1...100).contains(pageSize) else {
             throw APIError(
@@ -96,14 +123,18 @@ public struct HackerNewsClient: Sendable {
         let ids = try await storyIDs(list)
         let start = min((page - 1).multipliedReportingOverflow(by: pageSize).partialValue, ids.count)
         let slice = Array(ids[max(0, start)..<min(max(0, start) + pageSize, ids.count)])
-        let (items, skipped) = await items(slice)
+        let fetched = await fetch(slice)
         if Task.isCancelled { throw APIError(.cancelled, method: .get, url: list.path) }
+        let shown = includingDead ? fetched.items : fetched.items.filter { !$0.isGone }
         return StoryPage(
             page: page,
-            items: items,
-            skippedCount: skipped,
+            items: shown,
+            missingCount: fetched.missing,
+            failedCount: fetched.failed,
+            hiddenCount: fetched.items.count - shown.count,
             totalCount: ids.count,
-            pageSize: pageSize
+            pageSize: pageSize,
+            firstFailure: fetched.firstFailure
         )
     }
 
@@ -112,10 +143,11 @@ public struct HackerNewsClient: Sendable {
     public func storiesPublisher(
         _ list: StoryList,
         page: Int = 1,
-        pageSize: Int = 30
+        pageSize: Int = 30,
+        includingDead: Bool = false
     ) -> AnyPublisher<StoryPage, APIError> {
         AsyncOperationPublisher { () async throws(APIError) in
-            try await stories(list, page: page, pageSize: pageSize)
+            try await stories(list, page: page, pageSize: pageSize, includingDead: includingDead)
         }
         .eraseToAnyPublisher()
     }
@@ -143,25 +175,59 @@ public struct HackerNewsClient: Sendable {
         return HNComment.threaded(found, under: item)
     }
 
+    /// Every reply under `item` that loads, in thread order, with what did not load counted:
+    /// unlike ``commentTree(of:maximumDepth:)`` it fails only when cancelled, so that a story
+    /// whose replies cannot be read is still shown.
+    public func thread(of item: HNItem, maximumDepth: Int = 10) async throws(APIError) -> HNThread {
+        var found: [HNComment] = []
+        let outcome = await walk(of: item, maximumDepth: maximumDepth) { found.append($0) }
+        if Task.isCancelled { throw APIError(.cancelled, method: .get, url: "item/\(item.id).json") }
+        return HNThread(
+            comments: HNComment.threaded(found, under: item),
+            missingCount: outcome.missing,
+            failedCount: outcome.failed,
+            firstFailure: outcome.firstFailure
+        )
+    }
+
     /// Walks the reply tree breadth-first, handing each comment to `send` as it arrives.
     func walkComments(
         of item: HNItem,
         maximumDepth: Int,
         send: (HNComment) -> Void
     ) async throws(APIError) {
+        let outcome = await walk(of: item, maximumDepth: maximumDepth, send: send)
+        if Task.isCancelled { throw APIError(.cancelled, method: .get, url: "item/\(item.id).json") }
+        if outcome.fetched == 0, !item.kids.isEmpty, let firstFailure = outcome.firstFailure {
+            throw firstFailure
+        }
+    }
+
+    private func walk(
+        of item: HNItem,
+        maximumDepth: Int,
+        send: (HNComment) -> Void
+    ) async -> (fetched: Int, missing: Int, failed: Int, firstFailure: APIError?) {
         var level = item.kids.map { ($0, 0) }
         var fetched = 0
+        var missing = 0
+        var failed = 0
         var firstFailure: APIError?
         while !level.isEmpty, !Task.isCancelled {
             var next: [(Int, Int)] = []
             var children: [Int: [Int]] = [:]
-            await forEachItem(level.map { ($0.1, $0.0) }, failures: { firstFailure = firstFailure ?? $0 }) {
-                depth,
-                comment in
-                guard let comment else { return }
-                fetched += 1
-                send(HNComment(item: comment, depth: depth))
-                if depth + 1 < maximumDepth { children[comment.id] = comment.kids }
+            await forEachItem(level.map { ($0.1, $0.0) }) { depth, result in
+                switch result {
+                case .success(let comment?):
+                    fetched += 1
+                    send(HNComment(item: comment, depth: depth))
+                    if depth + 1 < maximumDepth { children[comment.id] = comment.kids }
+                case .success(nil):
+                    missing += 1
+                case .failure(let error):
+                    failed += 1
+                    firstFailure = firstFailure ?? error
+                }
             }
             // The next level keeps the order of the replies within each thread.
             for (id, depth) in level {
@@ -169,17 +235,15 @@ public struct HackerNewsClient: Sendable {
             }
             level = next
         }
-        if Task.isCancelled { throw APIError(.cancelled, method: .get, url: "item/\(item.id).json") }
-        if fetched == 0, !item.kids.isEmpty, let firstFailure { throw firstFailure }
+        return (fetched, missing, failed, firstFailure)
     }
 
     /// Fetches the items of `work` with at most ``maximumConcurrentRequests`` requests at once,
-    /// handing each one's tag and item (nil for none) to `receive` as it arrives, on the
-    /// calling task.
+    /// handing each one's tag and outcome (nil for a `null` item) to `receive` as it arrives, on
+    /// the calling task.
     private func forEachItem<Tag: Sendable>(
         _ work: [(Tag, Int)],
-        failures: (APIError) -> Void = { _ in },
-        receive: (Tag, HNItem?) -> Void
+        receive: (Tag, Result<HNItem?, APIError>) -> Void
     ) async {
         await withTaskGroup(of: (Tag, Result<HNItem?, APIError>).self) { group in
             var pending = work[...]
@@ -195,12 +259,7 @@ public struct HackerNewsClient: Sendable {
             }
             for _ in 0..<maximumConcurrentRequests { startNext() }
             for await (tag, result) in group {
-                switch result {
-                case .success(let item): receive(tag, item)
-                case .failure(let error):
-                    failures(error)
-                    receive(tag, nil)
-                }
+                receive(tag, result)
                 startNext()
             }
         }

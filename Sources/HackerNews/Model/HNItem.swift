@@ -4,8 +4,9 @@ import TributaryHTTP
 /// One item of Hacker News: a story, a comment, a job, a poll or one of its options.
 ///
 /// Items arrive as the official API sends them: `time` in Unix seconds, `text` as HTML, and
-/// most fields optional. A deleted item keeps only its id, type and time; a dead one is
-/// flagged but keeps its fields.
+/// every field but `id` optional, as the API's documentation has them. A deleted item keeps
+/// only its id, type, time and parent; a dead one is flagged and may keep its fields or lose
+/// them. A field that is `null`, or a link that is empty or no URL, reads as absent.
 public struct HNItem: Sendable, Hashable, Codable, Identifiable {
     /// What an item is.
     public enum Kind: String, Sendable, Hashable, Codable {
@@ -24,8 +25,8 @@ public struct HNItem: Sendable, Hashable, Codable, Identifiable {
     public var kind: Kind
     /// The author's user name.
     public var author: String?
-    /// When the item was made.
-    public var time: Date
+    /// When the item was made, when the API says.
+    public var time: Date?
     /// The text of a comment, an Ask HN story, a job or a poll, as HTML.
     public var text: String?
     /// The story's link.
@@ -40,6 +41,9 @@ public struct HNItem: Sendable, Hashable, Codable, Identifiable {
     public var kids: [Int]
     /// The comment or story this comment replies to, or the poll an option belongs to.
     public var parent: Int?
+    /// The poll this option belongs to: its `poll` field, or its parent where the API sends
+    /// that instead.
+    public var poll: Int?
     /// The options of a poll, in order.
     public var parts: [Int]
     /// Whether the item was deleted.
@@ -52,7 +56,7 @@ public struct HNItem: Sendable, Hashable, Codable, Identifiable {
         id: Int,
         kind: Kind,
         author: String? = nil,
-        time: Date,
+        time: Date? = nil,
         text: String? = nil,
         url: URL? = nil,
         score: Int? = nil,
@@ -60,6 +64,7 @@ public struct HNItem: Sendable, Hashable, Codable, Identifiable {
         descendants: Int? = nil,
         kids: [Int] = [],
         parent: Int? = nil,
+        poll: Int? = nil,
         parts: [Int] = [],
         isDeleted: Bool = false,
         isDead: Bool = false
@@ -75,6 +80,7 @@ public struct HNItem: Sendable, Hashable, Codable, Identifiable {
         self.descendants = descendants
         self.kids = kids
         self.parent = parent
+        self.poll = poll ?? (kind == .pollopt ? parent : nil)
         self.parts = parts
         self.isDeleted = isDeleted
         self.isDead = isDead
@@ -89,6 +95,11 @@ public struct HNItem: Sendable, Hashable, Codable, Identifiable {
         text.map { HTMLText.plain($0, keepingParagraphs: true) }
     }
 
+    /// The item's page on Hacker News, where its discussion is.
+    public var discussionURL: URL {
+        URL(string: "https://news.ycombinator.com/item?id=\(id)")!
+    }
+
     /// The host of the story's link, without `www.`, for showing beside its title.
     public var site: String? {
         guard let host = url?.host?.lowercased() else { return nil }
@@ -96,7 +107,8 @@ public struct HNItem: Sendable, Hashable, Codable, Identifiable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, type, by, time, text, url, score, title, descendants, kids, parent, parts, deleted, dead
+        case id, type, by, time, text, url, score, title, descendants, kids, parent, poll, parts, deleted,
+            dead
     }
 
     public init(from decoder: any Decoder) throws {
@@ -104,10 +116,10 @@ public struct HNItem: Sendable, Hashable, Codable, Identifiable {
         id = try container.decode(Int.self, forKey: .id)
         kind = try container.decodeIfPresent(Kind.self, forKey: .type) ?? .unknown
         author = try container.decodeIfPresent(String.self, forKey: .by)
-        time = Date(
-            timeIntervalSince1970: TimeInterval(try container.decodeIfPresent(Int64.self, forKey: .time) ?? 0)
-        )
-        text = try container.decodeIfPresent(String.self, forKey: .text)
+        time = try container.decodeIfPresent(Int64.self, forKey: .time).map {
+            Date(timeIntervalSince1970: TimeInterval($0))
+        }
+        text = try container.decodeIfPresent(String.self, forKey: .text).flatMap { $0.isEmpty ? nil : $0 }
         // A link that is no URL is dropped rather than failing the item.
         let link = (try? container.decodeIfPresent(String.self, forKey: .url)) ?? nil
         url = link.flatMap { URL(string: $0) }.flatMap {
@@ -118,6 +130,7 @@ public struct HNItem: Sendable, Hashable, Codable, Identifiable {
         descendants = try container.decodeIfPresent(Int.self, forKey: .descendants)
         kids = try container.decodeIfPresent([Int].self, forKey: .kids) ?? []
         parent = try container.decodeIfPresent(Int.self, forKey: .parent)
+        poll = try container.decodeIfPresent(Int.self, forKey: .poll) ?? (kind == .pollopt ? parent : nil)
         parts = try container.decodeIfPresent([Int].self, forKey: .parts) ?? []
         isDeleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
         isDead = try container.decodeIfPresent(Bool.self, forKey: .dead) ?? false
@@ -128,7 +141,7 @@ public struct HNItem: Sendable, Hashable, Codable, Identifiable {
         try container.encode(id, forKey: .id)
         try container.encode(kind == .unknown ? "unknown" : kind.rawValue, forKey: .type)
         try container.encodeIfPresent(author, forKey: .by)
-        try container.encode(Int64(time.timeIntervalSince1970), forKey: .time)
+        try container.encodeIfPresent(time.map { Int64($0.timeIntervalSince1970) }, forKey: .time)
         try container.encodeIfPresent(text, forKey: .text)
         try container.encodeIfPresent(url?.absoluteString, forKey: .url)
         try container.encodeIfPresent(score, forKey: .score)
@@ -136,6 +149,7 @@ public struct HNItem: Sendable, Hashable, Codable, Identifiable {
         try container.encodeIfPresent(descendants, forKey: .descendants)
         if !kids.isEmpty { try container.encode(kids, forKey: .kids) }
         try container.encodeIfPresent(parent, forKey: .parent)
+        if poll != parent { try container.encodeIfPresent(poll, forKey: .poll) }
         if !parts.isEmpty { try container.encode(parts, forKey: .parts) }
         if isDeleted { try container.encode(true, forKey: .deleted) }
         if isDead { try container.encode(true, forKey: .dead) }

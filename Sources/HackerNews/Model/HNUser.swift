@@ -1,6 +1,10 @@
 public import Foundation
+import TributaryHTTP
 
 /// A Hacker News user, as `user/{id}` describes them.
+///
+/// The API's documentation requires `id`, `created` and `karma`; `about`, `delay` and
+/// `submitted` come only when set.
 public struct HNUser: Sendable, Hashable, Codable, Identifiable {
     /// The user name, which is the id; case-sensitive.
     public var id: String
@@ -12,18 +16,40 @@ public struct HNUser: Sendable, Hashable, Codable, Identifiable {
     public var about: String?
     /// The ids of the user's stories, polls and comments, newest first.
     public var submitted: [Int]
+    /// Minutes between a comment's making and others seeing it, when the user set a delay.
+    public var delay: Int?
 
     /// Creates a user.
-    public init(id: String, created: Date, karma: Int, about: String? = nil, submitted: [Int] = []) {
+    public init(
+        id: String,
+        created: Date,
+        karma: Int,
+        about: String? = nil,
+        submitted: [Int] = [],
+        delay: Int? = nil
+    ) {
         self.id = id
         self.created = created
         self.karma = karma
         self.about = about
         self.submitted = submitted
+        self.delay = delay
+    }
+
+    /// ``about`` as plain text, paragraphs apart.
+    public var plainAbout: String? {
+        about.map { HTMLText.plain($0, keepingParagraphs: true) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The user's page on Hacker News.
+    public var profileURL: URL {
+        var components = URLComponents(string: "https://news.ycombinator.com/user")!
+        components.queryItems = [URLQueryItem(name: "id", value: id)]
+        return components.url!
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, created, karma, about, submitted
+        case id, created, karma, about, submitted, delay
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,6 +61,7 @@ public struct HNUser: Sendable, Hashable, Codable, Identifiable {
         karma = try container.decodeIfPresent(Int.self, forKey: .karma) ?? 0
         about = try container.decodeIfPresent(String.self, forKey: .about)
         submitted = try container.decodeIfPresent([Int].self, forKey: .submitted) ?? []
+        delay = try container.decodeIfPresent(Int.self, forKey: .delay)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -44,6 +71,7 @@ public struct HNUser: Sendable, Hashable, Codable, Identifiable {
         try container.encode(karma, forKey: .karma)
         try container.encodeIfPresent(about, forKey: .about)
         try container.encode(submitted, forKey: .submitted)
+        try container.encodeIfPresent(delay, forKey: .delay)
     }
 }
 

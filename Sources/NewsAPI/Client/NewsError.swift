@@ -117,8 +117,10 @@ public struct NewsError: Error, Sendable, CustomStringConvertible {
             case .apiKeyDisabled: return "Your API key has been disabled."
             case .apiKeyExhausted: return "Your API key has no requests left."
             case .rateLimited:
-                return retryAfter.map { "Rate limited — try again in \(Self.describe($0))." }
-                    ?? "Rate limited — try again later."
+                // NewsAPI sends no Retry-After; its message is what says when requests come back.
+                let when = retryAfter.map { "try again in \(Self.describe($0))." } ?? "try again later."
+                let words = message.trimmingCharacters(in: .whitespacesAndNewlines)
+                return "Rate limited — \(when)" + (words.isEmpty ? "" : " \(words)")
             case .maximumResultsReached:
                 return "The developer plan shows only the first 100 results."
             case .unexpectedError: return "The news service had a problem. Try again."

@@ -1,10 +1,13 @@
 import Foundation
+import TributaryHTTP
 
 /// One page of articles from the top-headlines or everything endpoint.
 ///
 /// One bad article never fails a page: articles that do not decode are skipped and counted in
 /// ``skippedCount``, and NewsAPI's "[Removed]" placeholders are left out and counted in
-/// ``removedCount``.
+/// ``removedCount``. Encoded, a page says what it left out as `removedCount` and `skippedCount`
+/// beside NewsAPI's own fields, so that `totalResults` is never read as counting only the
+/// articles shown; decoding such a page adds them back to its counts.
 public struct ArticlesPage: Sendable, Hashable, Codable {
     /// How many articles match the request in all, over every page.
     public var totalResults: Int
@@ -30,8 +33,11 @@ public struct ArticlesPage: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let entries = try container.decode(LossyList<Article>.self, forKey: .articles)
         articles = entries.elements.filter { !$0.isRemoved }
-        skippedCount = entries.failures
-        removedCount = entries.elements.count - articles.count
+        skippedCount =
+            entries.failures + ((try? container.decodeIfPresent(Int.self, forKey: .skippedCount)) ?? 0)
+        removedCount =
+            entries.elements.count - articles.count
+            + ((try? container.decodeIfPresent(Int.self, forKey: .removedCount)) ?? 0)
         totalResults = (try? container.decodeIfPresent(Int.self, forKey: .totalResults)) ?? entries.count
     }
 
@@ -40,10 +46,12 @@ public struct ArticlesPage: Sendable, Hashable, Codable {
         try container.encode("ok", forKey: .status)
         try container.encode(totalResults, forKey: .totalResults)
         try container.encode(articles, forKey: .articles)
+        if removedCount > 0 { try container.encode(removedCount, forKey: .removedCount) }
+        if skippedCount > 0 { try container.encode(skippedCount, forKey: .skippedCount) }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case status, totalResults, articles
+        case status, totalResults, articles, removedCount, skippedCount
     }
 }
 
@@ -75,34 +83,5 @@ public struct SourcesPage: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case status, sources
-    }
-}
-
-/// A JSON array whose elements are decoded one by one, keeping those that decode and counting
-/// the rest.
-struct LossyList<Element: Decodable>: Decodable {
-    var elements: [Element] = []
-    var failures = 0
-    var count: Int { elements.count + failures }
-
-    init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        elements.reserveCapacity(container.count ?? 0)
-        while !container.isAtEnd {
-            let index = container.currentIndex
-            do {
-                elements.append(try container.decode(Element.self))
-            } catch {
-                failures += 1
-                // A failed decode may or may not have moved past the element.
-                if container.currentIndex == index {
-                    _ = try container.decode(Skip.self)
-                }
-            }
-        }
-    }
-
-    private struct Skip: Decodable {
-        init(from decoder: any Decoder) throws {}
     }
 }

@@ -4,7 +4,10 @@ public import Foundation
 /// jobs, polls and users, generated from a seed and dated up to the day it is made for.
 ///
 /// The same seed and day always give the same items. Like the real service, some list entries
-/// point to items that are `null`, and some comments are deleted or dead.
+/// point to items that are `null`; some comments, and some of the newest stories, are deleted
+/// or dead (a dead story may have lost its title); polls list their options in `parts`, each
+/// option naming its poll; some job posts are text with preformatted lists and no link, as
+/// `"url": ""`; and comments quote links shortened to a label, with `&#x2F;` for each slash.
 public struct HNDataset: Sendable {
     /// An item as the API sends it, ready to encode.
     struct Item: Sendable, Encodable {
@@ -19,12 +22,14 @@ public struct HNDataset: Sendable {
         var descendants: Int?
         var kids: [Int] = []
         var parent: Int?
+        var poll: Int?
         var parts: [Int] = []
         var deleted = false
         var dead = false
 
         enum CodingKeys: String, CodingKey {
-            case id, type, by, time, text, url, score, title, descendants, kids, parent, parts, deleted, dead
+            case id, type, by, time, text, url, score, title, descendants, kids, parent, poll, parts, deleted
+            case dead
         }
 
         /// Only the fields an item has: the API leaves the others out, and a deleted item
@@ -35,6 +40,7 @@ public struct HNDataset: Sendable {
             try container.encode(type, forKey: .type)
             try container.encode(time, forKey: .time)
             try container.encodeIfPresent(parent, forKey: .parent)
+            try container.encodeIfPresent(poll, forKey: .poll)
             if deleted {
                 try container.encode(true, forKey: .deleted)
                 return
@@ -64,6 +70,7 @@ public struct HNDataset: Sendable {
         var karma: Int
         var about: String?
         var submitted: [Int]
+        var delay: Int?
     }
 
     /// The smallest item id; items count up from it in the order they were made.
@@ -104,9 +111,16 @@ public struct HNDataset: Sendable {
             let subject = random.pick(Self.subjects)
             switch kind {
             case "job":
+                let company = random.pick(Self.companies)
                 item.title =
-                    "\(random.pick(Self.companies)) (YC \(random.pick(["W", "S"]))\(Int.random(in: 10...25, using: &random))) is hiring \(random.pick(Self.roles))"
-                item.url = "https://jobs.example/\(item.id)"
+                    "\(company) (YC \(random.pick(["W", "S"]))\(Int.random(in: 10...25, using: &random))) is hiring \(random.pick(Self.roles))"
+                if number % 3 == 0 {
+                    // A job posted as text: the real API sends an empty link with it.
+                    item.url = ""
+                    item.text = Self.jobText(company: company)
+                } else {
+                    item.url = "https://jobs.example/\(item.id)"
+                }
                 item.score = 1
             case "poll":
                 item.title = "Poll: Which \(subject) do you use?"
@@ -142,9 +156,9 @@ public struct HNDataset: Sendable {
                         type: "pollopt",
                         by: item.by,
                         time: time,
-                        text: "Option \(option)",
+                        text: Self.pollOptions[option - 1],
                         score: Int.random(in: 0...200, using: &random),
-                        parent: item.id
+                        poll: item.id
                     )
                 }
                 items[item.id]?.parts = options
@@ -167,10 +181,31 @@ public struct HNDataset: Sendable {
             if random.chance(0.01) { missing.append(makeID()) }
             stories.append((item.id, kind, time, items[item.id]?.score ?? 0))
         }
+        // Now and then a new story is killed or deleted: the newest list still has it, flagged,
+        // while the ranked lists leave it out, as the site's do.
+        var gone: Set<Int> = []
+        for (number, story) in stories.enumerated() where story.kind == "story" {
+            if number % 131 == 5 {
+                items[story.id]?.deleted = true
+            } else if number % 97 == 11 {
+                items[story.id]?.dead = true
+                items[story.id]?.title = nil
+                items[story.id]?.url = nil
+                items[story.id]?.text = nil
+            } else if number % 53 == 7 {
+                items[story.id]?.dead = true
+            } else {
+                continue
+            }
+            gone.insert(story.id)
+        }
+        let ranked = { (list: [(id: Int, kind: String, time: Int, score: Int)]) in
+            list.filter { !gone.contains($0.id) }
+        }
         self.items = items
         maximumID = nextID - 1
         let hours = { (time: Int) in Double(reference - time) / 3_600 }
-        let ranked = stories.sorted {
+        let byRank = stories.sorted {
             Double($0.score) / pow(hours($0.time) + 2, 1.8) > Double($1.score) / pow(hours($1.time) + 2, 1.8)
         }
         func list(_ chosen: [(id: Int, kind: String, time: Int, score: Int)], limit: Int) -> [Int] {
@@ -183,14 +218,14 @@ public struct HNDataset: Sendable {
         let isAsk = { (id: Int) in items[id]?.title?.hasPrefix("Ask HN") == true }
         let isShow = { (id: Int) in items[id]?.title?.hasPrefix("Show HN") == true }
         lists = [
-            "topstories": list(ranked.filter { $0.kind != "job" }, limit: 500),
+            "topstories": list(ranked(byRank).filter { $0.kind != "job" }, limit: 500),
             "newstories": list(stories.filter { $0.kind != "job" }.sorted { $0.time > $1.time }, limit: 500),
             "beststories": list(
-                stories.filter { $0.kind != "job" }.sorted { $0.score > $1.score },
+                ranked(stories).filter { $0.kind != "job" }.sorted { $0.score > $1.score },
                 limit: 500
             ),
-            "askstories": list(ranked.filter { isAsk($0.id) }, limit: 200),
-            "showstories": list(ranked.filter { isShow($0.id) }, limit: 200),
+            "askstories": list(ranked(byRank).filter { isAsk($0.id) }, limit: 200),
+            "showstories": list(ranked(byRank).filter { isShow($0.id) }, limit: 200),
             "jobstories": list(stories.filter { $0.kind == "job" }.sorted { $0.time > $1.time }, limit: 200),
         ]
         var submitted: [String: [Int]] = [:]
@@ -208,7 +243,8 @@ public struct HNDataset: Sendable {
                         karma: karma,
                         about: name.count % 3 == 0
                             ? "Writes about \(name.prefix(4)) &amp; other things." : nil,
-                        submitted: submitted[name] ?? []
+                        submitted: submitted[name] ?? [],
+                        delay: name.count % 4 == 0 ? 0 : nil
                     )
                 )
             }
@@ -304,6 +340,10 @@ public struct HNDataset: Sendable {
     static let endings = [
         "(2019)", "considered harmful", "in 500 lines", "from scratch", "explained", "at scale", "",
     ]
+    static let pollOptions = [
+        "The one our framework ships with", "One I wrote myself", "A hosted service",
+        "None &amp; proud of it",
+    ]
     static let languages = ["Swift", "Rust", "Go", "Zig", "OCaml", "C"]
     static let sites = ["blog.example", "lwn.example", "arxiv.example", "news.example", "acm.example"]
     static let companies = ["Quillbase", "Tidewater", "Parcel Labs", "Lumen AI", "Ferrous"]
@@ -312,6 +352,15 @@ public struct HNDataset: Sendable {
     static let remarks = [
         "is fine until it is not.", "was the easy part. <i>Operating</i> it was not.",
         "matters less than people think.", "needs better docs &amp; tests.",
-        "reminds me of <a href=\"https://example.com\">this</a>.", "is underrated.",
+        "reminds me of <a href=\"https:&#x2F;&#x2F;github.example&#x2F;tidewater&#x2F;harbor&#x2F;blob&#x2F;main&#x2F;src&#x2F;index.tsx\" rel=\"nofollow\">https:&#x2F;&#x2F;github.example&#x2F;tidewater&#x2F;harbor&#x2F;blob&#x2F;main&#x2F;src&#x2F;index.t...</a>.",
+        "is underrated. What we run:<p><pre><code>  - Frontend: Swift\n  - Backend: Postgres\n    and a queue\n</code></pre>",
     ]
+
+    /// A job post's text as the site writes one: paragraphs, then lists kept preformatted.
+    static func jobText(company: String) -> String {
+        "\(company) is hiring.<p>Responsibilities<p><pre><code>    * Contribute to design and implementation\n"
+            + "    * Ship from the idea phase to production\n</code></pre>\nQualifications<p>"
+            + "<pre><code>    * You know Swift well.\n    * You have run services in production.\n</code></pre>\n"
+            + "Apply at <a href=\"https:&#x2F;&#x2F;jobs.example&#x2F;apply\" rel=\"nofollow\">https:&#x2F;&#x2F;jobs.example&#x2F;apply</a>."
+    }
 }

@@ -28,10 +28,13 @@ public struct TMDbClient: Sendable {
 
     /// The client that carries the exchanges.
     public var api: APIClient
+    /// The language and region every request asks for.
+    public var locale: TMDbLocale
 
     /// Creates a client over a configured ``APIClient``.
-    public init(api: APIClient) {
+    public init(api: APIClient, locale: TMDbLocale = .standard) {
         self.api = api
+        self.locale = locale
     }
 
     /// Creates a client of the server at `baseURL`.
@@ -39,8 +42,10 @@ public struct TMDbClient: Sendable {
         credential: Credential?,
         baseURL: URL = TMDbClient.officialBaseURL,
         transport: any HTTPTransporting,
-        retryPolicy: RetryPolicy = .standard
+        retryPolicy: RetryPolicy = .standard,
+        locale: TMDbLocale = .standard
     ) {
+        self.locale = locale
         let authentication: [any APIMiddleware] =
             switch credential {
             case .apiKey(let key)?: [Authentication(.apiKeyInQuery(key, name: "api_key"))]
@@ -58,12 +63,12 @@ public struct TMDbClient: Sendable {
 
     /// A page of a movie list.
     public func movies(_ list: MovieList, page: Int = 1) async throws(APIError) -> TMDbPage<Movie> {
-        try await api.send(TMDbEndpoint.movies(list, page: page))
+        try await api.send(TMDbEndpoint.movies(list, page: page, locale: locale))
     }
 
     /// One movie, with its cast and crew.
     public func movie(_ id: Int) async throws(APIError) -> MovieDetails {
-        try await api.send(TMDbEndpoint.movie(id))
+        try await api.send(TMDbEndpoint.movie(id, locale: locale))
     }
 
     /// A page of the movies whose titles match `text`.
@@ -72,12 +77,12 @@ public struct TMDbClient: Sendable {
         year: Int? = nil,
         page: Int = 1
     ) async throws(APIError) -> TMDbPage<Movie> {
-        try await api.send(TMDbEndpoint.search(text, year: year, page: page))
+        try await api.send(TMDbEndpoint.search(text, year: year, page: page, locale: locale))
     }
 
     /// Every movie genre.
     public func genres() async throws(APIError) -> [Genre] {
-        try await api.send(TMDbEndpoint.genres).genres
+        try await api.send(TMDbEndpoint.genres(locale: locale)).genres
     }
 
     /// Where images live, for building their URLs.

@@ -1,13 +1,20 @@
 public import Foundation
+import TributaryHTTP
 
 /// A movie as TMDb's lists and searches give it.
 ///
-/// Dates come as `YYYY-MM-DD` or as an empty string, which is read as no date; images are paths
-/// to combine with ``TMDbImages`` into URLs.
+/// Dates come as `YYYY-MM-DD` or as an empty string, which is read as no date, as is a date that
+/// is not one; images are paths to combine with ``TMDbImages`` into URLs. Every field but `id`
+/// may be missing or `null` without failing the movie. TMDb's way of saying "unknown" is read
+/// as unknown: a movie nobody voted on has no ``rating`` (its `vote_average` is a 0 that means
+/// nothing), and an empty overview is no overview.
 public struct Movie: Sendable, Hashable, Codable, Identifiable {
     public var id: Int
+    /// The title, in the language asked for when TMDb has a translation.
     public var title: String
+    /// The title in the movie's original language, such as 銃夢 for "Battle Angel".
     public var originalTitle: String?
+    /// What the movie is about; empty when TMDb has no overview.
     public var overview: String
     /// The poster's path, such as `/kqjL17yufvn9OVLyXYpvtyrFfak.jpg`.
     public var posterPath: String?
@@ -15,7 +22,9 @@ public struct Movie: Sendable, Hashable, Codable, Identifiable {
     public var backdropPath: String?
     /// The release date, when TMDb has one.
     public var releaseDate: Date?
+    /// The average vote, 0 to 10; meaningless when ``voteCount`` is 0.
     public var voteAverage: Double
+    /// How many people voted.
     public var voteCount: Int
     public var popularity: Double
     /// The ids of the movie's genres; ``MoviesViewModel`` names them.
@@ -51,6 +60,16 @@ public struct Movie: Sendable, Hashable, Codable, Identifiable {
         self.genreIDs = genreIDs
         self.isAdult = isAdult
         self.originalLanguage = originalLanguage
+    }
+
+    /// The average vote, or nil when nobody has voted: unrated, which is not rated zero.
+    public var rating: Double? { voteCount > 0 ? voteAverage : nil }
+
+    /// The original title, when it differs from ``title``: the movie's own name beside a
+    /// translated one.
+    public var distinctOriginalTitle: String? {
+        guard let originalTitle, !originalTitle.isEmpty, originalTitle != title else { return nil }
+        return originalTitle
     }
 
     /// The year the movie came out, when it has a date.
@@ -105,33 +124,30 @@ public struct Movie: Sendable, Hashable, Codable, Identifiable {
     }
 }
 
-/// TMDb's dates: `YYYY-MM-DD`, or an empty string for none.
+/// TMDb's dates: `YYYY-MM-DD`, or an empty string or `null` for none.
 enum TMDbDate {
+    /// The date at `key`; nil for none, and for text that is not a date, so that one odd date
+    /// never fails the movie it belongs to.
     static func decode<Key: CodingKey>(
         _ container: KeyedDecodingContainer<Key>,
         forKey key: Key
     ) throws -> Date? {
-        guard let text = try container.decodeIfPresent(String.self, forKey: key), !text.isEmpty else {
-            return nil
-        }
+        guard let text = try? container.decodeIfPresent(String.self, forKey: key) else { return nil }
+        return date(text)
+    }
+
+    /// The day `text` names, as `YYYY-MM-DD`, at midnight UTC.
+    static func date(_ text: String) -> Date? {
         let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]),
-            let date = DateComponents(
-                calendar: calendar,
-                timeZone: .gmt,
-                year: parts[0],
-                month: parts[1],
-                day: parts[2]
-            )
-            .date
-        else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key,
-                in: container,
-                debugDescription: "\"\(text)\" is not a date of the form YYYY-MM-DD."
-            )
-        }
-        return date
+        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
+        return DateComponents(
+            calendar: calendar,
+            timeZone: .gmt,
+            year: parts[0],
+            month: parts[1],
+            day: parts[2]
+        )
+        .date
     }
 
     static func string(_ date: Date) -> String {
@@ -153,26 +169,81 @@ public struct Genre: Sendable, Hashable, Codable, Identifiable {
     }
 }
 
-/// One page of a TMDb list: `{page, results, total_pages, total_results}`.
+/// One page of a TMDb list: `{page, results, total_pages, total_results}`, and for the now
+/// playing and upcoming lists the `dates` they span.
+///
+/// One result that does not decode never fails the page: it is left out and counted in
+/// ``skippedCount``.
 public struct TMDbPage<Item: Sendable & Hashable & Codable>: Sendable, Hashable, Codable {
+    /// The days a now playing or upcoming list covers.
+    public struct DateWindow: Sendable, Hashable, Codable {
+        /// The first day, as TMDb gives it: `YYYY-MM-DD`.
+        public var minimum: String
+        /// The last day.
+        public var maximum: String
+
+        public init(minimum: String, maximum: String) {
+            self.minimum = minimum
+            self.maximum = maximum
+        }
+
+        /// The first day, when it is a date.
+        public var start: Date? { TMDbDate.date(minimum) }
+        /// The last day, when it is a date.
+        public var end: Date? { TMDbDate.date(maximum) }
+    }
+
     public var page: Int
     public var results: [Item]
     public var totalPages: Int
     public var totalResults: Int
+    /// The days the list covers, for now playing and upcoming.
+    public var dates: DateWindow?
+    /// How many results on this page did not decode.
+    public var skippedCount: Int
 
-    public init(page: Int, results: [Item], totalPages: Int, totalResults: Int) {
+    public init(
+        page: Int,
+        results: [Item],
+        totalPages: Int,
+        totalResults: Int,
+        dates: DateWindow? = nil,
+        skippedCount: Int = 0
+    ) {
         self.page = page
         self.results = results
         self.totalPages = totalPages
         self.totalResults = totalResults
+        self.dates = dates
+        self.skippedCount = skippedCount
     }
 
     /// Whether there is a next page.
     public var hasMore: Bool { page < totalPages }
 
     enum CodingKeys: String, CodingKey {
-        case page, results
+        case page, results, dates
         case totalPages = "total_pages"
         case totalResults = "total_results"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let entries = try container.decode(LossyList<Item>.self, forKey: .results)
+        results = entries.elements
+        skippedCount = entries.failures
+        page = try container.decodeIfPresent(Int.self, forKey: .page) ?? 1
+        totalPages = try container.decodeIfPresent(Int.self, forKey: .totalPages) ?? page
+        totalResults = try container.decodeIfPresent(Int.self, forKey: .totalResults) ?? entries.count
+        dates = try? container.decodeIfPresent(DateWindow.self, forKey: .dates)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(page, forKey: .page)
+        try container.encode(results, forKey: .results)
+        try container.encode(totalPages, forKey: .totalPages)
+        try container.encode(totalResults, forKey: .totalResults)
+        try container.encodeIfPresent(dates, forKey: .dates)
     }
 }

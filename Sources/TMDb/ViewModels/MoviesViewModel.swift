@@ -74,7 +74,7 @@ public final class MoviesViewModel: ObservableObject {
             .sink { [weak self] state in self?.apply(state) }
             .store(in: &subscriptions)
         // Made off the main actor: the answer arrives on the transport's thread.
-        client.publisher(TMDbEndpoint.genres)
+        client.publisher(TMDbEndpoint.genres(locale: client.locale))
             .map(Self.names)
             .replaceError(with: [:])
             .receive(on: scheduler)
@@ -109,8 +109,10 @@ public final class MoviesViewModel: ObservableObject {
         client: TMDbClient
     ) -> AnyPublisher<TMDbPage<Movie>, APIError> {
         switch request.source {
-        case .list(let list): client.publisher(TMDbEndpoint.movies(list, page: request.page))
-        case .search(let text): client.publisher(TMDbEndpoint.search(text, page: request.page))
+        case .list(let list):
+            client.publisher(TMDbEndpoint.movies(list, page: request.page, locale: client.locale))
+        case .search(let text):
+            client.publisher(TMDbEndpoint.search(text, page: request.page, locale: client.locale))
         }
     }
 

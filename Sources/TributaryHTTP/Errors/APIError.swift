@@ -60,6 +60,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         return response.status
     }
 
+    /// The HTTP status code, when the server answered with an unacceptable status.
+    public var statusCode: Int? { status?.code }
+
     /// The server's own explanation, when it sent one.
     public var serverError: ServerError? {
         guard case .unacceptableStatus(_, _, let serverError) = kind else { return nil }

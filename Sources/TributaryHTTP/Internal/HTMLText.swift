@@ -3,42 +3,33 @@ import Foundation
 /// Turns the HTML of feed summaries and of Hacker News items into text.
 package enum HTMLText {
     /// `html` without its tags and with its entities decoded, white space folded; with
-    /// `keepingParagraphs`, each `<p>` starts a new paragraph after a blank line.
+    /// `keepingParagraphs`, each `<p>` starts a new paragraph after a blank line, and a `<pre>`
+    /// block is a paragraph that keeps its lines and their indentation.
+    ///
+    /// A link whose text is a URL, often shortened to something like `https://host/…/inde...`,
+    /// is shown as its full target; a link of words keeps its words.
     package static func plain(_ html: String, keepingParagraphs: Bool = false) -> String {
-        var paragraphs: [String] = []
-        var text = ""
+        var reader = Reader(keepingParagraphs: keepingParagraphs)
         var tag: String?
         for character in html {
             if character == "<" {
+                if let open = tag { reader.pending += "<" + open }
                 tag = ""
             } else if character == ">", let name = tag {
                 tag = nil
-                let element =
-                    name.lowercased().split(separator: " ").first.map { $0.trimmingCharacters(in: ["/"]) }
-                    ?? ""
-                if keepingParagraphs && element == "p" {
-                    paragraphs.append(text)
-                    text = ""
-                } else if !inline.contains(element) {
-                    // A block or a line break separates words; an inline element does not.
-                    text.append(" ")
-                }
+                reader.handle(tag: name)
             } else if tag != nil {
                 tag?.append(character)
             } else {
-                text.append(character)
+                reader.pending.append(character)
             }
         }
-        paragraphs.append(text)
-        return
-            paragraphs
-            .map { decodeEntities($0).split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-            .filter { !$0.isEmpty }
-            .joined(separator: "\n\n")
+        if let open = tag { reader.pending += "<" + open }
+        return reader.finish()
     }
 
     /// Elements that sit inside a line of text.
-    private static let inline: Set<String> = [
+    fileprivate static let inline: Set<String> = [
         "a", "abbr", "b", "cite", "code", "em", "i", "kbd", "mark", "q", "s", "small", "span", "strong",
         "sub", "sup", "u",
     ]
@@ -79,5 +70,144 @@ package enum HTMLText {
             digits.first == "x" || digits.first == "X"
             ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
         return value.flatMap(Unicode.Scalar.init).map(Character.init)
+    }
+
+    /// The value of attribute `name` in the inside of a tag, such as `a href="x" rel=nofollow`.
+    fileprivate static func attribute(_ name: String, in tag: String) -> String? {
+        var rest = tag.drop { !$0.isWhitespace }
+        while let start = rest.firstIndex(where: { !$0.isWhitespace }) {
+            rest = rest[start...]
+            let key = rest.prefix { $0 != "=" && !$0.isWhitespace }
+            rest = rest[key.endIndex...].drop(while: \.isWhitespace)
+            var value = ""
+            if rest.first == "=" {
+                rest = rest.dropFirst().drop(while: \.isWhitespace)
+                if let quote = rest.first, quote == "\"" || quote == "'" {
+                    let body = rest.dropFirst()
+                    let end = body.firstIndex(of: quote) ?? body.endIndex
+                    value = String(body[..<end])
+                    rest = end == body.endIndex ? body[end...] : body[body.index(after: end)...]
+                } else {
+                    let body = rest.prefix { !$0.isWhitespace }
+                    value = String(body)
+                    rest = rest[body.endIndex...]
+                }
+            }
+            if key.lowercased() == name { return decodeEntities(value) }
+        }
+        return nil
+    }
+
+    /// Whether a link labelled `label` is better shown as its target `href`: the label is itself
+    /// a URL (or the start of one, cut short with dots) and the target is a web address.
+    fileprivate static func showsTarget(label: String, href: String) -> Bool {
+        let label = label.trimmingCharacters(in: .whitespacesAndNewlines)
+        let target = href.lowercased()
+        guard label != href, target.hasPrefix("http://") || target.hasPrefix("https://") else { return false }
+        let lowered = label.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("www.") {
+            return true
+        }
+        let stem = label.hasSuffix("...") ? label.dropLast(3) : label.hasSuffix("…") ? label.dropLast() : nil
+        return stem.map { !$0.isEmpty && href.contains($0) } ?? false
+    }
+}
+
+/// The state of one conversion: the blocks read so far and the one being read.
+private struct Reader {
+    enum Block {
+        case prose(String)
+        case preformatted(String)
+    }
+
+    let keepingParagraphs: Bool
+    var blocks: [Block] = []
+    /// The text of the block being read, entities decoded.
+    var text = ""
+    /// Characters since the last tag, entities not yet decoded.
+    var pending = ""
+    var preDepth = 0
+    /// The open link's target and where its label starts in `text`, in UTF-8 bytes.
+    var link: (href: String, start: Int)?
+
+    init(keepingParagraphs: Bool) {
+        self.keepingParagraphs = keepingParagraphs
+    }
+
+    mutating func handle(tag: String) {
+        flush()
+        let trimmed = tag.trimmingCharacters(in: .whitespaces)
+        let isClosing = trimmed.hasPrefix("/")
+        let element =
+            trimmed.lowercased().split(whereSeparator: \.isWhitespace).first
+            .map { $0.trimmingCharacters(in: ["/"]) } ?? ""
+        let keepsLines = keepingParagraphs
+        switch element {
+        case "pre" where keepsLines:
+            if isClosing {
+                preDepth = max(0, preDepth - 1)
+                if preDepth == 0 { endBlock(preformatted: true) }
+            } else {
+                if preDepth == 0 { endBlock(preformatted: false) }
+                preDepth += 1
+            }
+        case "p" where keepsLines && preDepth == 0:
+            endBlock(preformatted: false)
+        case "br" where preDepth > 0:
+            text.append("\n")
+        case "a":
+            if isClosing {
+                closeLink()
+            } else {
+                closeLink()
+                link = HTMLText.attribute("href", in: trimmed).map { ($0, text.utf8.count) }
+            }
+        default:
+            // A block or a line break separates words; an inline element does not.
+            if preDepth == 0 && !HTMLText.inline.contains(element) { text.append(" ") }
+        }
+    }
+
+    mutating func finish() -> String {
+        flush()
+        closeLink()
+        endBlock(preformatted: preDepth > 0)
+        return blocks.compactMap { block -> String? in
+            switch block {
+            case .prose(let text):
+                let folded = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                return folded.isEmpty ? nil : folded
+            case .preformatted(let text):
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { line in String(line.reversed().drop(while: \.isWhitespace).reversed()) }
+                let kept = lines.drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed()
+                return kept.isEmpty ? nil : kept.joined(separator: "\n")
+            }
+        }
+        .joined(separator: keepingParagraphs ? "\n\n" : " ")
+    }
+
+    private mutating func flush() {
+        guard !pending.isEmpty else { return }
+        text += HTMLText.decodeEntities(pending)
+        pending = ""
+    }
+
+    private mutating func closeLink() {
+        guard let (href, start) = link else { return }
+        link = nil
+        let utf8 = text.utf8
+        guard start <= utf8.count else { return }
+        let labelStart = utf8.index(utf8.startIndex, offsetBy: start)
+        let label = String(text[labelStart...])
+        if HTMLText.showsTarget(label: label, href: href) {
+            text.replaceSubrange(labelStart..., with: href)
+        }
+    }
+
+    private mutating func endBlock(preformatted: Bool) {
+        closeLink()
+        blocks.append(preformatted ? .preformatted(text) : .prose(text))
+        text = ""
     }
 }

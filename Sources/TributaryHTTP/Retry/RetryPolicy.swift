@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPTypes
 
 /// When and how long to wait before trying a failed request again.
 ///
@@ -6,7 +7,9 @@ public import Foundation
 /// (``APIError/isRetryable``: transport failures, timeouts, 408, 429, 500, 502, 503, 504),
 /// and never more than ``maximumAttempts`` times in all or past the time ``budget``. Waits
 /// grow exponentially with full jitter; a `Retry-After` from the server replaces the computed
-/// wait, and when it would end past the budget the error is returned instead.
+/// wait, and when it would end past the budget the error is returned instead. A 429 without
+/// `Retry-After` is not retried: the server said the client is over its limit and not when it
+/// may come back, and a limit counted in hours is only spent further by asking again.
 ///
 /// ```swift
 /// var policy = RetryPolicy.standard
@@ -75,7 +78,9 @@ public struct RetryPolicy: Sendable {
         now: Date
     ) -> Duration? {
         guard isIdempotent, error.isRetryable, attempt < maximumAttempts else { return nil }
-        let wait = error.retryAfter(now: now) ?? jitter(backoff(forRetry: attempt))
+        let asked = error.retryAfter(now: now)
+        if error.status?.code == 429, asked == nil { return nil }
+        let wait = asked ?? jitter(backoff(forRetry: attempt))
         return elapsed + wait <= budget ? wait : nil
     }
 

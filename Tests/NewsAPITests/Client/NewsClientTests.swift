@@ -139,10 +139,44 @@ struct NewsClientTests {
         }
     }
 
+    /// NewsAPI's 429 carries no Retry-After: the client asks once, not three times in a
+    /// moment, and shows the server's own words about when requests come back.
+    @Test func asksOnceWhenRateLimitedAndShowsTheServersWords() async throws {
+        let hits = Locked(0)
+        let router = Router()
+        router.get("v2/top-headlines") { _, _ in
+            hits.withLock { $0 += 1 }
+            return Response(
+                status: .tooManyRequests,
+                headers: [.contentType: "application/json; charset=utf-8"],
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string:
+                            #"{"status":"error","code":"rateLimited","message":"You have made too many requests recently. Developer accounts are limited to 100 requests over a 24 hour period (50 requests available every 12 hours). Please upgrade to a paid plan if you need more requests."}"#
+                    )
+                )
+            )
+        }
+        try await withLoopbackServer(router) { url in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let news = NewsClient(apiKey: "k", baseURL: url.appending(path: "v2"), transport: transport)
+                let error = try #require(
+                    await caught { try await news.articles(.topHeadlines(country: "us")) }
+                )
+                #expect(error.code == .rateLimited && error.retryAfter == nil)
+                #expect(
+                    error.alertMessage
+                        == "Rate limited — try again later. You have made too many requests recently. Developer accounts are limited to 100 requests over a 24 hour period (50 requests available every 12 hours). Please upgrade to a paid plan if you need more requests."
+                )
+            }
+        }
+        #expect(hits.withLock { $0 } == 1)
+    }
+
     @Test(arguments: [
-        (Duration.seconds(12 * 3_600), "Rate limited — try again in 12 hours."),
-        (.seconds(90), "Rate limited — try again in 2 minutes."),
-        (.seconds(1), "Rate limited — try again in 1 second."),
+        (Duration.seconds(12 * 3_600), "Rate limited — try again in 12 hours. Too many."),
+        (.seconds(90), "Rate limited — try again in 2 minutes. Too many."),
+        (.seconds(1), "Rate limited — try again in 1 second. Too many."),
     ])
     func saysWhenToTryAgain(wait: Duration, message: String) {
         let error = NewsError(.server(.rateLimited, message: "Too many."), retryAfter: wait)

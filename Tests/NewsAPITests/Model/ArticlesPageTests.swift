@@ -52,6 +52,22 @@ import Testing
         #expect(lean.publishedAt == Date(timeIntervalSince1970: 1_706_281_200))
     }
 
+    /// Encoded, the page says what it left out, as the text view does, and reads back the same.
+    @Test func saysInItsJSONWhatItLeftOut() throws {
+        let page = try JSONDecoder().decode(ArticlesPage.self, from: Data(Self.page.utf8))
+        let json = try JSONEncoder().encode(page)
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(object["removedCount"] as? Int == 1)
+        #expect(object["skippedCount"] as? Int == 4)
+        #expect(object["totalResults"] as? Int == 57)
+        #expect(try JSONDecoder().decode(ArticlesPage.self, from: json) == page)
+        let whole = ArticlesPage(totalResults: 1, articles: page.articles.prefix(1).map { $0 })
+        let plain = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(whole)) as? [String: Any]
+        )
+        #expect(plain["removedCount"] == nil && plain["skippedCount"] == nil)
+    }
+
     @Test func failsOnlyWhenThePageItselfIsBroken() {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(ArticlesPage.self, from: Data(#"{"status":"ok","totalResults":1}"#.utf8))

@@ -231,7 +231,10 @@ struct NewsSandboxTests {
             let error = await newsError { try await news.sources() }
             #expect(error?.code == .rateLimited)
             #expect(error?.retryAfter == .seconds(12 * 3_600))
-            #expect(error?.alertMessage == "Rate limited — try again in 12 hours.")
+            #expect(
+                error?.alertMessage
+                    == "Rate limited — try again in 12 hours. You have made too many requests recently. This key is limited to 3 requests over a 24 hour period."
+            )
             clock.advance(by: 12 * 3_600)
             let sources = try await news.sources()
             #expect(sources.count == 60)

@@ -100,7 +100,7 @@ struct APIClientTests {
         #expect(clock.sleeps.isEmpty)
     }
 
-    @Test(arguments: [408, 429, 500, 502, 503, 504])
+    @Test(arguments: [408, 500, 502, 503, 504])
     func retriesTheRetryableStatuses(status: Int) async throws {
         let transport = MockTransport(responses: [.status(status), .json(#""done""#)])
         let value = try await makeClient(base, transport).send(Request<String>("x"))
@@ -116,6 +116,17 @@ struct APIClientTests {
         let value = try await makeClient(base, transport, clock: clock).send(Request<Int>("x"))
         #expect(value == 1)
         #expect(clock.sleeps == [.milliseconds(100), .milliseconds(200)])
+    }
+
+    @Test func doesNotRetryA429ThatDoesNotSayWhen() async {
+        let transport = MockTransport(responses: [.status(429), .json("1")])
+        let clock = ImmediateClock()
+        let error = await apiError {
+            try await makeClient(base, transport, clock: clock).send(Request<Int>("x"))
+        }
+        #expect(error?.status == .tooManyRequests)
+        #expect(clock.sleeps.isEmpty)
+        #expect(transport.requests.count == 1)
     }
 
     @Test func givesUpWhenRetryAfterWouldOutlastTheBudget() async {

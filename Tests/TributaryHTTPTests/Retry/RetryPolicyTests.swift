@@ -66,6 +66,26 @@ import TributaryHTTP
         )
     }
 
+    /// A 429 says the client is over its limit; without `Retry-After` it does not say when
+    /// asking again will help, so it is not retried, while one with a wait waits that long.
+    @Test func retriesA429OnlyWhenTheServerSaysWhen() {
+        let policy = RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(100), jitter: { $0 })
+        let now = Date()
+        #expect(
+            policy.delay(after: error(status: 429), attempt: 1, elapsed: .zero, isIdempotent: true, now: now)
+                == nil
+        )
+        #expect(
+            policy.delay(
+                after: error(status: 429, headers: [.retryAfter: "2"]),
+                attempt: 1,
+                elapsed: .zero,
+                isIdempotent: true,
+                now: now
+            ) == .seconds(2)
+        )
+    }
+
     @Test(arguments: [
         ("7", Duration.seconds(7)),
         ("0", .zero),

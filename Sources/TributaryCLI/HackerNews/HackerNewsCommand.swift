@@ -15,7 +15,7 @@ struct HackerNewsCommand: AsyncParsableCommand {
             loopback port and serves generated stories and comments; with \
             --base-url https://hacker-news.firebaseio.com/v0 the stories are the real ones.
             """,
-        subcommands: [Top.self, New.self, Best.self, Item.self]
+        subcommands: [Top.self, New.self, Best.self, Ask.self, Show.self, Job.self, Item.self, User.self]
     )
 
     /// Where the stories come from.
@@ -72,6 +72,9 @@ struct HackerNewsCommand: AsyncParsableCommand {
         @Option(help: "Stories on a page, 1 to 100.")
         var pageSize = 30
 
+        @Flag(help: "Keep dead and deleted stories in the list, flagged, rather than counting them.")
+        var showDead = false
+
         @OptionGroup var connection: Connection
 
         func validate() throws {
@@ -82,33 +85,54 @@ struct HackerNewsCommand: AsyncParsableCommand {
         }
 
         func show(_ list: StoryList, console: Console) async throws {
-            let (number, size) = (page, pageSize)
+            let (number, size, dead) = (page, pageSize, showDead)
             let stories = try await connection.withClient(console: console) { client in
-                try await client.stories(list, page: number, pageSize: size)
+                try await client.stories(list, page: number, pageSize: size, includingDead: dead)
             }
             console.print(HackerNewsFormat.stories(stories, now: Date()))
         }
     }
 
-    struct Top: AsyncParsableCommand {
+    /// A command that prints a page of one story list.
+    protocol ListCommand: AsyncParsableCommand {
+        static var list: StoryList { get }
+        var options: ListOptions { get }
+    }
+
+    struct Top: ListCommand {
         static let configuration = CommandConfiguration(abstract: "The front page's stories.")
+        static let list = StoryList.top
         @OptionGroup var options: ListOptions
-        func run() async throws { try await execute(console: .standard) }
-        func execute(console: Console) async throws { try await options.show(.top, console: console) }
     }
 
-    struct New: AsyncParsableCommand {
+    struct New: ListCommand {
         static let configuration = CommandConfiguration(abstract: "The newest stories.")
+        static let list = StoryList.new
         @OptionGroup var options: ListOptions
-        func run() async throws { try await execute(console: .standard) }
-        func execute(console: Console) async throws { try await options.show(.new, console: console) }
     }
 
-    struct Best: AsyncParsableCommand {
+    struct Best: ListCommand {
         static let configuration = CommandConfiguration(abstract: "The best stories of late.")
+        static let list = StoryList.best
         @OptionGroup var options: ListOptions
-        func run() async throws { try await execute(console: .standard) }
-        func execute(console: Console) async throws { try await options.show(.best, console: console) }
+    }
+
+    struct Ask: ListCommand {
+        static let configuration = CommandConfiguration(abstract: "The latest Ask HN stories.")
+        static let list = StoryList.ask
+        @OptionGroup var options: ListOptions
+    }
+
+    struct Show: ListCommand {
+        static let configuration = CommandConfiguration(abstract: "The latest Show HN stories.")
+        static let list = StoryList.show
+        @OptionGroup var options: ListOptions
+    }
+
+    struct Job: ListCommand {
+        static let configuration = CommandConfiguration(abstract: "The latest job posts.")
+        static let list = StoryList.job
+        @OptionGroup var options: ListOptions
     }
 
     struct Item: AsyncParsableCommand {
@@ -135,76 +159,62 @@ struct HackerNewsCommand: AsyncParsableCommand {
         func run() async throws { try await execute(console: .standard) }
 
         func execute(console: Console) async throws {
-            let (item, replies) = try await connection.withClient(console: console) {
-                client -> (HNItem?, [HNComment]) in
-                guard let item = try await client.item(id) else { return (nil, []) }
-                return (item, comments ? try await client.commentTree(of: item, maximumDepth: depth) : [])
+            let (id, comments, depth) = (id, comments, depth)
+            let shown = try await connection.withClient(console: console) {
+                client -> HackerNewsFormat.ItemView? in
+                guard let item = try await client.item(id) else { return nil }
+                let poll = item.kind == .poll && !item.parts.isEmpty ? await client.poll(item) : nil
+                let thread = comments ? try await client.thread(of: item, maximumDepth: depth) : nil
+                return HackerNewsFormat.ItemView(item: item, poll: poll, thread: thread)
             }
-            guard let item else {
+            guard let shown else {
                 console.note("error: There is no item \(id).")
                 throw ExitCode.failure
             }
-            console.print(HackerNewsFormat.item(item, comments: comments ? replies : nil, now: Date()))
+            console.print(HackerNewsFormat.item(shown, now: Date()))
+        }
+    }
+
+    struct User: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A user: karma, about, and what they submitted lately."
+        )
+
+        @Argument(help: "The user name, which is case-sensitive.")
+        var name: String
+
+        @Option(help: "How many of the latest submissions to show, 0 to 30.")
+        var recent = 5
+
+        @OptionGroup var connection: Connection
+
+        func validate() throws {
+            guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+                throw ValidationError("User names have no spaces or slashes.")
+            }
+            guard (0...30).contains(recent) else { throw ValidationError("--recent must be from 0 to 30.") }
+        }
+
+        func run() async throws { try await execute(console: .standard) }
+
+        func execute(console: Console) async throws {
+            let (name, recent) = (name, recent)
+            let found = try await connection.withClient(console: console) {
+                client -> (HNUser, [HNItem])? in
+                guard let user = try await client.user(name) else { return nil }
+                return (user, await client.items(Array(user.submitted.prefix(recent))).items)
+            }
+            guard let (user, submissions) = found else {
+                console.note("error: There is no user \(name).")
+                throw ExitCode.failure
+            }
+            console.print(HackerNewsFormat.user(user, submissions: submissions, now: Date()))
         }
     }
 }
 
-/// How Hacker News is shown in a terminal.
-enum HackerNewsFormat {
-    /// A numbered list: title and site, then points, author, age and comments, then the link.
-    static func stories(_ page: StoryPage, now: Date) -> String {
-        guard !page.items.isEmpty else { return "No stories (\(page.totalCount) in the list)." }
-        let first = NewsFormat.firstNumber(page: page.page, pageSize: page.pageSize)
-        var lines: [String] = []
-        for (offset, item) in page.items.enumerated() {
-            let label = "\(first.addingReportingOverflow(offset).partialValue)."
-            let indent = String(repeating: " ", count: label.count + 1)
-            lines.append("\(label) \(item.title ?? "(untitled)")" + (item.site.map { " (\($0))" } ?? ""))
-            lines.append(indent + byline(item, now: now))
-            lines.append(indent + (item.url?.absoluteString ?? "item \(item.id)"))
-        }
-        var summary = "\(page.items.count) of \(page.totalCount) stories"
-        if page.skippedCount > 0 { summary += "; \(page.skippedCount) missing left out" }
-        return lines.joined(separator: "\n") + "\n\n" + summary + "."
-    }
+extension HackerNewsCommand.ListCommand {
+    func run() async throws { try await execute(console: .standard) }
 
-    /// An item, its text, and its replies indented by depth.
-    static func item(_ item: HNItem, comments: [HNComment]?, now: Date) -> String {
-        var lines = [item.title ?? "\(item.kind.rawValue.capitalized) \(item.id)", byline(item, now: now)]
-        if let url = item.url { lines.append(url.absoluteString) }
-        if let text = item.plainText { lines += ["", text] }
-        if let comments {
-            lines.append("")
-            lines.append(comments.isEmpty ? "No comments." : "\(comments.count) comments:")
-            for comment in comments {
-                let indent = String(repeating: "  ", count: comment.depth + 1)
-                if comment.item.isDeleted {
-                    lines.append("\(indent)[deleted]")
-                    continue
-                }
-                let flag = comment.item.isDead ? " [dead]" : ""
-                lines.append(
-                    "\(indent)\(comment.item.author ?? "?") · \(NewsFormat.age(of: comment.item.time, now: now))\(flag)"
-                )
-                for paragraph in (comment.item.plainText ?? "").split(separator: "\n")
-                where !paragraph.isEmpty {
-                    lines.append("\(indent)\(paragraph)")
-                }
-            }
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    private static func byline(_ item: HNItem, now: Date) -> String {
-        var parts: [String] = []
-        if let score = item.score, item.kind != .job {
-            parts.append("\(score) point\(score == 1 ? "" : "s")")
-        }
-        if let author = item.author { parts.append("by \(author)") }
-        parts.append(NewsFormat.age(of: item.time, now: now))
-        if let descendants = item.descendants {
-            parts.append("\(descendants) comment\(descendants == 1 ? "" : "s")")
-        }
-        return parts.joined(separator: " · ")
-    }
+    func execute(console: Console) async throws { try await options.show(Self.list, console: console) }
 }
