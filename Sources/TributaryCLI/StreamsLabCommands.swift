@@ -113,7 +113,14 @@ extension StreamsCommand {
                 }
             } catch let error as APIError where error.status == .preconditionFailed && !force {
                 var current: Int?
-                if case .unacceptableStatus(_, let body, _) = error.kind { current = Pulled.current(body) }
+                if case .unacceptableStatus(let response, let body, _) = error.kind {
+                    // The lab names the current version in the answer's ETag, and in its body.
+                    current =
+                        response.headerFields[.eTag].flatMap {
+                            Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "W/\"")))
+                        }
+                        ?? Pulled.current(body)
+                }
                 console.note(
                     "error: \(id) is at version \(current.map(String.init) ?? "a newer one") now, and this file is based on version \(base ?? 0): someone saved since. Pull it again and merge, or push with --force to save over their version."
                 )

@@ -170,3 +170,22 @@ struct LabClientTests {
         }
     }
 }
+
+extension LabClientTests {
+    /// Following an id the lab does not have fails with `notFound`, rather than retrying for
+    /// ever.
+    @Test func followingAnUnknownDocumentFailsWithNotFound() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "client-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(database: folder.appending(path: "lab.sqlite")) { _, client in
+            let ended = Locked<String?>(nil)
+            let subscription = client.live("AAAAAAAAAAAAAAAAAAAAAA").sink(
+                receiveCompletion: { completion in ended.withLock { $0 = "\(completion)" } },
+                receiveValue: { _ in }
+            )
+            try await waitUntil { ended.current != nil }
+            #expect(ended.current?.contains("There is no document") == true, "\(ended.current ?? "")")
+            subscription.cancel()
+        }
+    }
+}

@@ -1,0 +1,269 @@
+"""A hostile probe of the built `tributary lab`, as someone who can reach its port would try it:
+absurd numbers, unbudgeted runs beside a health check, viewers that never read, forged Host and
+Origin headers, half-sent and endless requests, and a stale push from the CLI. Every check
+runs against the real binary on a loopback port and stops by itself.
+
+Usage: lab_probe.py PATH_TO_TRIBUTARY
+"""
+
+import base64
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+TOKEN = "probe-token-0123456789abcdef"
+failures = []
+passes = 0
+
+
+def check(name, condition, detail=""):
+    global passes
+    if condition:
+        passes += 1
+        print(f"  ok   {name}")
+    else:
+        failures.append(name)
+        print(f"  FAIL {name} {detail}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Lab:
+    def __init__(self, binary):
+        self.folder = tempfile.mkdtemp(prefix="lab-probe-")
+        self.port = free_port()
+        env = dict(os.environ, XDG_DATA_HOME=self.folder, XDG_CACHE_HOME=self.folder)
+        self.process = subprocess.Popen(
+            [binary, "lab", "--port", str(self.port), "--token", TOKEN],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+        line = ""
+        while "?token=" not in line:
+            line = self.process.stdout.readline()
+            if not line:
+                sys.exit("the lab did not start")
+        threading.Thread(target=lambda: [None for _ in self.process.stdout], daemon=True).start()
+
+    def rss_mb(self):
+        with open(f"/proc/{self.process.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return 0
+
+    def request(self, method, path, body=None, headers=None, token=True, timeout=30):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        headers = dict(headers or {})
+        if token:
+            headers["Authorization"] = f"Bearer {TOKEN}"
+        if body is not None and "Content-Type" not in headers:
+            headers["Content-Type"] = "application/json"
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        return response.status, dict(response.getheaders()), data
+
+    def alive(self):
+        return self.process.poll() is None and self.request("GET", "/api/health", token=False)[0] == 200
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def raw(port, data, wait=5.0):
+    """Sends bytes as they are and reads until the server closes or `wait` passes."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(data)
+    s.settimeout(wait)
+    received = b""
+    try:
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                return received, True
+            received += chunk
+    except socket.timeout:
+        return received, False
+    finally:
+        s.close()
+
+
+def upgrade(port, path, host=None, extra=""):
+    s = socket.create_connection(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall((f"GET {path} HTTP/1.1\r\nHost: {host or f'127.0.0.1:{port}'}\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+               f"{extra}\r\n").encode())
+    return s
+
+
+def frame(text):
+    payload = text.encode()
+    mask = os.urandom(4)
+    header = bytes([0x81])
+    if len(payload) < 126:
+        header += bytes([0x80 | len(payload)])
+    elif len(payload) < 65536:
+        header += bytes([0x80 | 126]) + len(payload).to_bytes(2, "big")
+    else:
+        header += bytes([0x80 | 127]) + len(payload).to_bytes(8, "big")
+    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def big_document(kilobytes):
+    items = [{"value": "x" * 1000} for _ in range(kilobytes)]
+    return json.dumps({"schemaVersion": 1, "name": "Big", "streams": [{"id": "s", "items": items}]})
+
+
+def wide_zip(inputs, values):
+    return json.dumps({"schemaVersion": 1,
+                       "streams": [{"id": "n", "items": [{"value": v} for v in range(values)]}],
+                       "nodes": [{"id": "z", "operator": "zip", "inputs": ["n"] * inputs}]})
+
+
+def probe(binary):
+    lab = Lab(binary)
+    try:
+        print("absurd numbers")
+        for width in ["9223372036854775807", "-1", "0", "99999", "abc"]:
+            status = lab.request("GET", f"/img?url=http%3A%2F%2Fexample.org%2Fa.jpg&w={width}")[0]
+            check(f"/img w={width} is 400", status == 400, status)
+        check("the lab is alive", lab.alive())
+        status = lab.request("GET", "/api/streams?limit=99999999999999999999")[0]
+        check("a huge limit is 400", status == 400, status)
+
+        print("no token, foreign pages, wrong bodies")
+        check("/api/run without a token is 401", lab.request("POST", "/api/run", "{}", token=False)[0] == 401)
+        check("a text/plain run is 415",
+              lab.request("POST", "/api/run", "{}", headers={"Content-Type": "text/plain"})[0] == 415)
+        check("a run from another origin is 403",
+              lab.request("POST", "/api/run", "{}", headers={"Origin": "https://evil.example"})[0] == 403)
+        check("the news socket without a token is refused",
+              not upgrade(lab.port, "/api/news/live").recv(200).startswith(b"HTTP/1.1 101"))
+        status = lab.request("POST", "/api/streams", "x" * (2 << 20))[0]
+        check("a 2 MiB body is 413", status == 413, status)
+
+        print("forged names")
+        received, _ = raw(lab.port, b"GET /api/health HTTP/1.1\r\nHost: rebind.attacker.example\r\n"
+                                    b"Connection: close\r\n\r\n")
+        check("a rebinding Host is 421", received.startswith(b"HTTP/1.1 421"), received[:40])
+        answer = upgrade(lab.port, "/api/news/live", host="rebind.attacker.example",
+                         extra=f"Authorization: Bearer {TOKEN}\r\n").recv(200)
+        check("the news socket at a rebinding name is refused", not answer.startswith(b"HTTP/1.1 101"), answer[:40])
+
+        print("unbudgeted runs beside a health check")
+        results = []
+
+        def heavy():
+            try:
+                results.append(lab.request("POST", "/api/run", wide_zip(2000, 400), timeout=60)[0])
+            except Exception as error:
+                results.append(str(error))
+        threads = [threading.Thread(target=heavy) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.3)
+        started = time.monotonic()
+        health = lab.request("GET", "/api/health", token=False)[0]
+        took = time.monotonic() - started
+        for thread in threads:
+            thread.join()
+        check("health answers during eight heavy runs", health == 200 and took < 1.0, f"{health} in {took:.2f}s")
+        check("heavy runs are cut off (422) or refused (503)",
+              all(r in (422, 503) for r in results), results)
+
+        print("viewers that never read")
+        status, _, body = lab.request("POST", "/api/streams", big_document(900))
+        document = json.loads(body)["id"]
+        before = lab.rss_mb()
+        hoarders = []
+        for _ in range(4):
+            s = upgrade(lab.port, f"/api/streams/{document}/live")
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            for _ in range(300):
+                try:
+                    s.send(frame('{"type":"resume","version":0}'))
+                except OSError:
+                    break
+            hoarders.append(s)
+        time.sleep(2)
+        after = lab.rss_mb()
+        check("four hoarding viewers of a 900 KB document cost under 150 MB", after - before < 150,
+              f"{before:.0f} MB -> {after:.0f} MB")
+        check("the lab is alive", lab.alive())
+        for s in hoarders:
+            s.close()
+
+        print("half-sent and endless requests")
+        halves = []
+        for _ in range(200):
+            s = socket.create_connection(("127.0.0.1", lab.port))
+            s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            halves.append(s)
+        check("the lab answers while 200 half-sent requests wait", lab.alive())
+        time.sleep(17)
+        closed = 0
+        for s in halves:
+            s.settimeout(0.5)
+            try:
+                closed += s.recv(1) == b""
+            except (socket.timeout, ConnectionResetError):
+                closed += 0 if isinstance(sys.exc_info()[1], socket.timeout) else 1
+            s.close()
+        check("half-sent requests are closed after the idle timeout", closed == 200, f"{closed} of 200")
+        s = socket.create_connection(("127.0.0.1", lab.port))
+        s.sendall(f"POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n"
+                  "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".encode())
+        refused = False
+        try:
+            for _ in range(3000):
+                s.sendall(b"400\r\n" + b"x" * 1024 + b"\r\n")
+        except OSError:
+            refused = True
+        s.settimeout(5)
+        try:
+            answer = s.recv(200)
+        except (socket.timeout, ConnectionResetError):
+            answer = b""
+        check("an endless body is cut off", refused or answer.startswith(b"HTTP/1.1 413") or answer == b"",
+              answer[:40])
+        s.close()
+        check("the lab is alive", lab.alive())
+
+        print("a stale push")
+        env = dict(os.environ, TRIBUTARY_LAB_URL=f"http://127.0.0.1:{lab.port}", TRIBUTARY_LAB_TOKEN=TOKEN)
+        mine = os.path.join(lab.folder, "mine.json")
+        theirs = os.path.join(lab.folder, "theirs.json")
+        for path in (mine, theirs):
+            subprocess.run([binary, "streams", "pull", document, "--output", path], env=env, check=True,
+                           capture_output=True)
+        # Someone else saves first.
+        subprocess.run([binary, "streams", "push", theirs, "--id", document], env=env, check=True,
+                       capture_output=True)
+        stale = subprocess.run([binary, "streams", "push", mine, "--id", document], env=env,
+                               capture_output=True, text=True)
+        check("a push based on an old version fails", stale.returncode != 0, stale.stdout)
+        check("it names both versions", "version 2" in stale.stderr and "version 1" in stale.stderr, stale.stderr)
+        check("the lab is alive at the end", lab.alive())
+    finally:
+        lab.stop()
+    print(f"probe: {passes} passed, {len(failures)} failed")
+    return not failures
+
+
+if __name__ == "__main__":
+    sys.exit(0 if probe(sys.argv[1]) else 1)
