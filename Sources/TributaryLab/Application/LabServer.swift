@@ -148,7 +148,7 @@ public struct LabServer: Sendable {
         if let news {
             router.group().add(middleware: signedIn).get(
                 "img",
-                use: NewsController(news: news, connections: connections).thumbnail
+                use: ThumbnailController(news: news).thumbnail
             )
         }
         router.addRoutes(

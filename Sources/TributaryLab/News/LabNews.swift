@@ -72,46 +72,6 @@ public struct LabNews: Sendable {
     }
 }
 
-/// A set that forgets its least recently added or used members beyond `capacity`.
-final class HandedOut: Sendable {
-    private let capacity: Int
-    private let members = Protected(LRUList<String, Void>())
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    func insert(_ member: String) {
-        members.withLock { members in
-            members.set((), for: member, cost: 1)
-            while members.count > capacity, members.removeOldest() != nil {}
-        }
-    }
-
-    func contains(_ member: String) -> Bool { members.withLock { $0.contains(member) } }
-}
-
-/// Encoded thumbnails by key, the least recently used leaving first beyond `capacity` bytes.
-final class ThumbnailCache: Sendable {
-    struct Entry: Sendable {
-        var data: Data
-        var eTag: String
-    }
-
-    private let capacity: Int
-    private let entries = Protected(LRUList<String, Entry>())
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    func get(_ key: String) -> Entry? { entries.withLock { $0.value(for: key) } }
-
-    func set(_ key: String, _ entry: Entry) {
-        guard entry.data.count <= capacity else { return }
-        entries.withLock { entries in
-            entries.set(entry, for: key, cost: entry.data.count)
-            while entries.totalCost > capacity, entries.removeOldest() != nil {}
-        }
-    }
-}
-
 extension LabNews {
     /// A news reader on the NewsAPI server at `baseURL`, whose RSS feeds and thumbnails — whose
     /// addresses come from outside — reach only public addresses and the origins in `trusted`,

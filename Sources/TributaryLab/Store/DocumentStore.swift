@@ -3,7 +3,7 @@ public import TributaryStreams
 
 /// A stream document as the lab keeps it: its current version and who saved it when.
 public struct StoredDocument: Sendable, Hashable {
-    /// The share link's id: at least 96 random bits, URL-safe.
+    /// The share link's id: 128 random bits in 22 URL-safe characters.
     public var id: String
     /// The version, counting saves from 1.
     public var version: Int
