@@ -9,8 +9,9 @@ public import TributaryStreams
 ///
 /// The lab and ``TributaryLabClient`` share these types, so the two cannot disagree on a field.
 public enum LiveServerMessage: Sendable, Equatable {
-    /// The document as it is when the viewer joins, or when it resumes behind.
-    case snapshot(version: Int, document: StreamDocument, viewers: Int)
+    /// The document as it is when the viewer joins, or when it resumes behind; how many view it
+    /// comes with it or in the `presence` that follows.
+    case snapshot(version: Int, document: StreamDocument, viewers: Int?)
     /// Someone saved a new version.
     case saved(version: Int, document: StreamDocument, author: String)
     /// The viewer's save was based on an older version than `version`, which is the document now.
@@ -62,7 +63,7 @@ extension LiveServerMessage: Codable {
             self = .snapshot(
                 version: try container.decode(Int.self, forKey: .version),
                 document: try container.decode(StreamDocument.self, forKey: .document),
-                viewers: try container.decodeIfPresent(Int.self, forKey: .viewers) ?? 1
+                viewers: try container.decodeIfPresent(Int.self, forKey: .viewers)
             )
         case "saved":
             self = .saved(
@@ -95,7 +96,7 @@ extension LiveServerMessage: Codable {
             try container.encode("snapshot", forKey: .type)
             try container.encode(version, forKey: .version)
             try container.encode(document, forKey: .document)
-            try container.encode(viewers, forKey: .viewers)
+            try container.encodeIfPresent(viewers, forKey: .viewers)
         case .saved(let version, let document, let author):
             try container.encode("saved", forKey: .type)
             try container.encode(version, forKey: .version)

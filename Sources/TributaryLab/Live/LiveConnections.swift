@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdWebSocket
+import NIOCore
 import NIOWebSocket
 import Tributary
 
@@ -64,7 +65,8 @@ final class LiveConnections: Sendable {
 }
 
 /// The messages waiting for one viewer, bounded in bytes: a viewer that does not read is
-/// disconnected once `limit` bytes wait for it, rather than held in memory without end.
+/// disconnected once `limit` bytes wait for it, rather than held in memory without end. The
+/// messages are shared buffers, so a version sent to many viewers is held once.
 final class Outbox: Sendable {
     private struct State {
         var bytes = 0
@@ -73,7 +75,7 @@ final class Outbox: Sendable {
     }
 
     private struct Message: Sendable {
-        var text: String
+        var text: ByteBuffer
         var isSnapshot: Bool
     }
 
@@ -88,14 +90,16 @@ final class Outbox: Sendable {
     }
 
     /// Queues `text`; false, and the outbox closed, when it would pass the limit.
-    func deliver(_ text: String, isSnapshot: Bool = false) -> Bool {
+    @discardableResult
+    func deliver(_ text: ByteBuffer, isSnapshot: Bool = false) -> Bool {
+        let size = text.readableBytes
         let admitted = state.withLock { state in
             guard !state.overflowed else { return false }
-            guard state.bytes + text.utf8.count <= limit else {
+            guard state.bytes + size <= limit else {
                 state.overflowed = true
                 return false
             }
-            state.bytes += text.utf8.count
+            state.bytes += size
             if isSnapshot { state.snapshots += 1 }
             return true
         }
@@ -115,12 +119,12 @@ final class Outbox: Sendable {
 
     func finish() { continuation.finish() }
 
-    /// Writes every message with `write` as it comes, until the outbox is finished.
-    func drain(_ write: (String) async throws -> Void) async throws {
+    /// Writes every message as a text frame as it comes, until the outbox is finished.
+    func drain(to outbound: WebSocketOutboundWriter) async throws {
         for await message in stream {
-            try await write(message.text)
+            try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: message.text)))
             state.withLock { state in
-                state.bytes -= message.text.utf8.count
+                state.bytes -= message.text.readableBytes
                 if message.isSnapshot { state.snapshots -= 1 }
             }
         }

@@ -57,19 +57,16 @@ struct LiveController {
             hub.announcePresence(of: id)
         }
         // Read after joining, so that a save meanwhile is in the snapshot or follows it.
-        let current: StoredDocument
-        do throws(DocumentStoreError) {
-            current = try await service.store.document(id)
-        } catch {
-            try await outbound.write(.text(LiveMessage.notFound))
+        guard await showSnapshot(of: id, to: viewer) else {
+            let notFound = WebSocketFrame(fin: true, opcode: .text, data: LiveMessage.notFound)
+            try await outbound.write(.custom(notFound))
             try await outbound.close(.normalClosure, reason: "There is no such document.")
             return
         }
-        hub.show(current, to: viewer)
         hub.announcePresence(of: id)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await outbox.drain { try await outbound.write(.text($0)) }
+                try await outbox.drain(to: outbound)
                 if outbox.overflowed {
                     try await outbound.close(
                         .policyViolation,
@@ -82,7 +79,7 @@ struct LiveController {
             do {
                 for try await message in inbound.messages(maxSize: Self.maximumMessageSize) {
                     guard case .text(let text) = message else {
-                        _ = outbox.deliver(LiveMessage.invalid("unknownMessage", "Messages are JSON text."))
+                        outbox.deliver(LiveMessage.invalid("unknownMessage", "Messages are JSON text."))
                         continue
                     }
                     let reply = await handle(
@@ -92,7 +89,7 @@ struct LiveController {
                         outbox: outbox,
                         canWrite: canWrite
                     )
-                    if let reply { _ = outbox.deliver(reply) }
+                    if let reply { outbox.deliver(reply) }
                 }
             } catch {
                 // An oversized or broken frame ends the connection, and nothing else.
@@ -100,6 +97,14 @@ struct LiveController {
             outbox.finish()
             try await group.waitForAll()
         }
+    }
+
+    /// Sends a new viewer its snapshot; false when there is no such document. The document read
+    /// for it is let go on return: a connection holds only the shared, encoded snapshot.
+    private func showSnapshot(of id: String, to viewer: Int) async -> Bool {
+        guard let current = try? await service.store.document(id) else { return false }
+        service.hub.show(current, to: viewer)
+        return true
     }
 
     /// What the viewer is answered, if anything: a save goes to every viewer as `saved`, or to
@@ -111,7 +116,7 @@ struct LiveController {
         viewer: Int,
         outbox: Outbox,
         canWrite: Bool
-    ) async -> String? {
+    ) async -> ByteBuffer? {
         let message: LiveClientMessage
         switch Self.read(text) {
         case .success(let read): message = read
@@ -146,8 +151,8 @@ struct LiveController {
     }
 
     struct Refusal: Error {
-        var message: String
-        init(_ message: String) { self.message = message }
+        var message: ByteBuffer
+        init(_ message: ByteBuffer) { self.message = message }
     }
 
     /// A message from a viewer, or the `invalid` answer to it. A document's problems are

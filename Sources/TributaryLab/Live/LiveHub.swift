@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Tributary
 import TributaryLabWire
 import TributaryStreams
@@ -12,9 +13,9 @@ import TributaryStreams
 /// saves arrive: through this instance, or from the store when several instances share it.
 final class LiveHub: Sendable {
     struct Viewer: Sendable {
-        /// Queues a message, saying whether it is a snapshot; false when the viewer's buffer
-        /// is full.
-        let deliver: @Sendable (_ text: String, _ isSnapshot: Bool) -> Bool
+        /// Queues a message — JSON text, shared by every viewer it goes to — saying whether it
+        /// is a snapshot; false when the viewer's buffer is full.
+        let deliver: @Sendable (_ text: ByteBuffer, _ isSnapshot: Bool) -> Bool
         /// Ends the viewer's connection.
         let disconnect: @Sendable () -> Void
     }
@@ -30,6 +31,10 @@ final class LiveHub: Sendable {
     private struct State {
         var next = 0
         var rooms: [String: [Int: Member]] = [:]
+        /// The snapshot message of the latest version each viewed document was shown at,
+        /// encoded once and shared by all its viewers: a crowd joining a large document costs
+        /// one copy of it, however many of them read slowly.
+        var snapshots: [String: (version: Int, message: ByteBuffer)] = [:]
         /// The documents whose viewer count is about to be announced.
         var announcing: Set<String> = []
     }
@@ -60,10 +65,16 @@ final class LiveHub: Sendable {
                 state.rooms[stored.id]?[id] = member
                 return []
             }
-            let count = state.rooms[stored.id]?.count ?? 0
             member.shown = max(member.shown ?? 0, latest.version)
             state.rooms[stored.id]?[id] = member
-            let delivered = member.viewer.deliver(LiveMessage.snapshot(latest, viewers: count), true)
+            let message: ByteBuffer
+            if let kept = state.snapshots[stored.id], kept.version == latest.version {
+                message = kept.message
+            } else {
+                message = LiveMessage.snapshot(latest)
+                state.snapshots[stored.id] = (latest.version, message)
+            }
+            let delivered = member.viewer.deliver(message, true)
             return delivered ? [] : [member.viewer]
         }
         for viewer in dropped { viewer.disconnect() }
@@ -74,7 +85,10 @@ final class LiveHub: Sendable {
     func leave(_ document: String, _ id: Int) -> Int {
         state.withLock { state in
             state.rooms[document]?[id] = nil
-            if state.rooms[document]?.isEmpty == true { state.rooms[document] = nil }
+            if state.rooms[document]?.isEmpty == true {
+                state.rooms[document] = nil
+                state.snapshots[document] = nil
+            }
             return state.rooms[document]?.count ?? 0
         }
     }
@@ -139,7 +153,7 @@ final class LiveHub: Sendable {
 
     /// Queues `message` for every viewer of `document` that has had its snapshot; those that
     /// cannot take it are disconnected.
-    func send(_ message: String, to document: String) {
+    func send(_ message: ByteBuffer, to document: String) {
         let dropped: [Viewer] = state.withLock { state in
             (state.rooms[document] ?? [:]).values.filter {
                 $0.shown != nil && !$0.viewer.deliver(message, false)
@@ -150,29 +164,38 @@ final class LiveHub: Sendable {
     }
 }
 
-/// The messages of `GET /api/streams/{id}/live`, as JSON text.
+/// The messages of `GET /api/streams/{id}/live`, as JSON text ready to be sent.
 enum LiveMessage {
-    static func snapshot(_ stored: StoredDocument, viewers: Int) -> String {
-        text(.snapshot(version: stored.version, document: stored.document, viewers: viewers))
+    /// A snapshot without the viewer count, which presence messages carry, so that one encoded
+    /// copy serves every viewer.
+    static func snapshot(_ stored: StoredDocument) -> ByteBuffer {
+        encode(.snapshot(version: stored.version, document: stored.document, viewers: nil))
     }
 
-    static func saved(_ stored: StoredDocument) -> String {
-        text(.saved(version: stored.version, document: stored.document, author: stored.author))
+    static func saved(_ stored: StoredDocument) -> ByteBuffer {
+        encode(.saved(version: stored.version, document: stored.document, author: stored.author))
     }
 
-    static func conflict(_ current: StoredDocument) -> String {
-        text(.conflict(version: current.version, document: current.document))
+    static func conflict(_ current: StoredDocument) -> ByteBuffer {
+        encode(.conflict(version: current.version, document: current.document))
     }
 
-    static func invalid(_ code: String, _ message: String, path: String? = nil) -> String {
-        text(.invalid(LiveProblem(code: code, message: message, path: path)))
+    static func invalid(_ code: String, _ message: String, path: String? = nil) -> ByteBuffer {
+        encode(.invalid(LiveProblem(code: code, message: message, path: path)))
     }
 
-    static func presence(_ viewers: Int) -> String { text(.presence(viewers: viewers)) }
+    /// ``invalid(_:_:path:)`` as a string, for the news socket's messages.
+    static func invalidText(_ code: String, _ message: String) -> String {
+        LabJSON.text(LiveServerMessage.invalid(LiveProblem(code: code, message: message)))
+    }
 
-    static let deleted = text(.deleted)
+    static func presence(_ viewers: Int) -> ByteBuffer { encode(.presence(viewers: viewers)) }
 
-    static let notFound = text(.notFound)
+    static let deleted = encode(.deleted)
 
-    static func text(_ message: LiveServerMessage) -> String { LabJSON.text(message) }
+    static let notFound = encode(.notFound)
+
+    static func encode(_ message: LiveServerMessage) -> ByteBuffer {
+        ByteBuffer(bytes: (try? LabJSON.encoder.encode(message)) ?? Data("{}".utf8))
+    }
 }

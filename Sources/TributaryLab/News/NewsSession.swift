@@ -30,14 +30,14 @@ final class NewsSession {
     /// Acts on one message from the page.
     func handle(_ text: String) {
         guard let message = try? JSONDecoder().decode(Input.self, from: Data(text.utf8)) else {
-            send(LiveMessage.invalid("malformedJSON", "A message is a JSON object with a type."))
+            send(LiveMessage.invalidText("malformedJSON", "A message is a JSON object with a type."))
             return
         }
         switch message.type {
         case "input":
             guard let given = message.feed, let feed = given.feed else {
                 send(
-                    LiveMessage.invalid(
+                    LiveMessage.invalidText(
                         "badFeed",
                         "The feed is one of top, category, search, source and feed."
                     )
@@ -63,7 +63,8 @@ final class NewsSession {
             if model.category != category { model.category = category }
             if model.searchText != message.searchText ?? "" { model.searchText = message.searchText ?? "" }
         default:
-            send(LiveMessage.invalid("unknownMessage", "There is no message of type \"\(message.type)\"."))
+            let type = message.type.prefix(64)
+            send(LiveMessage.invalidText("unknownMessage", "There is no message of type \"\(type)\"."))
         }
     }
 
