@@ -227,6 +227,49 @@ struct NewsCommandTests {
 
 @Suite(.timeLimit(.minutes(1)))
 struct NewsFeedCommandTests {
+    /// Runs `news feed` on the sandbox's quirky feed `name` with `flags`.
+    private func quirk(
+        _ name: String,
+        _ flags: [String] = []
+    ) async throws -> (
+        output: String, errors: String, failed: Bool
+    ) {
+        try await NewsSandbox.withRunning { url in
+            let feed = url.deletingLastPathComponent().appendingPathComponent("feeds/quirks/\(name)")
+            let capture = CapturedConsole()
+            let command = try #require(
+                try TributaryCommand.parseAsRoot(["news", "feed", feed.absoluteString] + flags)
+                    as? NewsCommand.Feed
+            )
+            var failed = false
+            do {
+                try await command.execute(console: capture.console)
+            } catch {
+                failed = true
+            }
+            return (capture.output, capture.errors, failed)
+        }
+    }
+
+    @Test func notesWhatItForgave() async throws {
+        let result = try await quirk("html-entities.rss")
+        #expect(!result.failed)
+        #expect(result.output.hasPrefix("1. El Gobierno aprueba\u{A0}el plan de vivienda\n"))
+        #expect(result.output.hasSuffix("2 entries.\n"))
+        #expect(
+            result.errors == """
+                note: the feed is not well-formed; to read it, the reader read the HTML entities \
+                &nbsp; &ndash; &hellip; &ntilde;; read 1 bare ampersand as text.
+
+                """
+        )
+        let rdf = try await quirk("undeclared-dc.rdf")
+        #expect(
+            rdf.errors
+                == "note: the feed is not well-formed; to read it, the reader declared the namespace prefix dc.\n"
+        )
+    }
+
     @Test func listsTheEntriesOfAFeed() async throws {
         try await NewsSandbox.withRunning { url in
             let feed = url.deletingLastPathComponent().appendingPathComponent("feeds/sports.atom")

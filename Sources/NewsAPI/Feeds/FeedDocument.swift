@@ -1,8 +1,31 @@
 public import Foundation
 
+/// A feed as read: its title, its entries, and what the reader forgave to read it.
+///
+/// ```swift
+/// let feed = try FeedReader.document(data, baseURL: url)
+/// for flaw in feed.forgiven { print("forgiven:", flaw) }
+/// ```
+public struct FeedDocument: Sendable, Hashable {
+    /// The feed's own title.
+    public var title: String?
+    /// The entries, in the feed's order.
+    public var entries: [FeedEntry]
+    /// The flaws the reader repaired rather than reject the feed, in the order they were found.
+    public var forgiven: [FeedRepair]
+
+    /// Creates a document.
+    public init(title: String? = nil, entries: [FeedEntry], forgiven: [FeedRepair] = []) {
+        self.title = title
+        self.entries = entries
+        self.forgiven = forgiven
+    }
+}
+
 extension FeedReader {
-    /// `data` made safe to hand to `XMLParser`: re-encoded as UTF-8, with processing
-    /// instructions blanked out and DTD internal subsets refused.
+    /// `data` made safe to hand to `XMLParser`: re-encoded as UTF-8, its common flaws repaired
+    /// (see ``FeedRepair``), processing instructions blanked out and DTD internal subsets
+    /// refused.
     ///
     /// Foundation's parser on Linux traps on names or text that are not valid UTF-8 (which a
     /// document with a mislabelled or unknown encoding produces), on a processing instruction
@@ -18,9 +41,15 @@ extension FeedReader {
     /// ``read(_:baseURL:)`` and ``entries(in:baseURL:buffering:)`` do this themselves; call it
     /// before creating an `XMLParser` for a ``FeedPublicist`` of your own.
     public static func prepared(_ data: Data) throws(FeedError) -> Data {
+        try preparation(of: data).data
+    }
+
+    /// The document made safe for `XMLParser`, with the flaws that were forgiven on the way.
+    static func preparation(of data: Data) throws(FeedError) -> (data: Data, forgiven: [FeedRepair]) {
         var bytes = try utf8Bytes(of: data)
+        let forgiven = FeedMarkup.forgive(&bytes)
         try FeedMarkup.blankProcessingInstructions(in: &bytes)
-        return Data(bytes)
+        return (Data(bytes), forgiven)
     }
 
     /// The document in UTF-8, its declaration naming UTF-8.

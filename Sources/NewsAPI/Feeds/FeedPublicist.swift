@@ -462,10 +462,22 @@ public enum FeedReader {
 
     /// Every entry of the feed in `data`, parsed on the calling thread.
     public static func read(_ data: Data, baseURL: URL? = nil) throws(FeedError) -> [FeedEntry] {
-        let parser = XMLParser(data: try prepared(data))
+        try document(data, baseURL: baseURL).entries
+    }
+
+    /// The feed in `data`, parsed on the calling thread, with the flaws that were forgiven.
+    ///
+    /// - Parameters:
+    ///   - data: The document as it was received.
+    ///   - baseURL: Where it came from, for relative links.
+    public static func document(_ data: Data, baseURL: URL? = nil) throws(FeedError) -> FeedDocument {
+        let prepared = try preparation(of: data)
+        let parser = XMLParser(data: prepared.data)
         let publicist = FeedPublicist(parser: parser, baseURL: baseURL)
         var entries: [FeedEntry] = []
         var failure: FeedError?
+        var title: String?
+        let titles = publicist.title.sink { title = $0 }
         let subscription = publicist.entries.sink(
             receiveCompletion: { completion in
                 if case .failure(let error) = completion { failure = error }
@@ -474,7 +486,8 @@ public enum FeedReader {
         )
         publicist.parse()
         subscription.cancel()
+        titles.cancel()
         if let failure { throw failure }
-        return entries
+        return FeedDocument(title: title, entries: entries, forgiven: prepared.forgiven)
     }
 }

@@ -270,11 +270,13 @@ extension NewsCommand {
 
         func execute(console: Console) async throws {
             let url = Connection.url(url)!
-            let entries = try await reporting(console) {
+            let feed = try await reporting(console) {
                 try await AsyncHTTPClientTransport.withTransport { transport in
-                    try await NewsClient(apiKey: nil, transport: transport).feedEntries(url)
+                    try await NewsClient(apiKey: nil, transport: transport).feed(url)
                 }
             }
+            let entries = feed.entries
+            if let note = NewsFormat.forgiven(feed.forgiven) { console.note(note) }
             if json {
                 let now = Date()
                 console.print(try NewsFormat.json(entries.compactMap { $0.article(fallbackDate: now) }))

@@ -47,6 +47,13 @@ enum NewsFormat {
         return lines.joined(separator: "\n") + "\n\n\(entries.count) entries."
     }
 
+    /// A note of the flaws a feed was forgiven, or nil when it had none.
+    static func forgiven(_ repairs: [FeedRepair]) -> String? {
+        guard !repairs.isEmpty else { return nil }
+        return "note: the feed is not well-formed; to read it, the reader "
+            + repairs.map(\.description).joined(separator: "; ") + "."
+    }
+
     /// One line a source: id, name, category, country and language.
     static func sources(_ sources: [NewsSource]) -> String {
         guard !sources.isEmpty else { return "No sources." }

@@ -1,0 +1,87 @@
+import Foundation
+import NewsAPI
+import NewsSandbox
+import Testing
+
+/// Flaws that once cost a whole feed, each repaired and reported.
+struct FeedForgivingTests {
+    private func document(_ quirk: String) throws -> FeedDocument {
+        try FeedReader.document(NewsSandbox.feedQuirk(quirk).body)
+    }
+
+    @Test func removesARawControlCharacterAndKeepsEveryItem() throws {
+        let feed = try document("control-character.rss")
+        #expect(feed.entries.map(\.title) == ["Primera noticia", "Segunda noticia", "Tercera noticia"])
+        #expect(feed.entries[0].summary == "Texto con un carácter de control")
+        #expect(feed.forgiven == [.removedInvalidCharacters(count: 1)])
+        #expect(feed.title == "EL PAÍS: el periódico global")
+    }
+
+    @Test func readsHTMLEntitiesAndBareAmpersands() throws {
+        let feed = try document("html-entities.rss")
+        #expect(
+            feed.entries.map(\.title) == [
+                "El Gobierno aprueba\u{A0}el plan de vivienda", "España y Portugal",
+            ]
+        )
+        #expect(
+            feed.entries[0].link
+                == URL(
+                    string:
+                        "https://europapress.example/nacional/noticia-1.html?utm_source=rss&utm_medium=feed"
+                )
+        )
+        #expect(feed.entries[0].summaryText == "Madrid, 18 nov. (EUROPA PRESS) – El Consejo de Ministros…")
+        #expect(
+            feed.forgiven == [
+                .mappedHTMLEntities(["nbsp", "ndash", "hellip", "ntilde"]), .escapedAmpersands(count: 1),
+            ]
+        )
+        #expect(
+            feed.forgiven.map(\.description) == [
+                "read the HTML entities &nbsp; &ndash; &hellip; &ntilde;", "read 1 bare ampersand as text",
+            ]
+        )
+    }
+
+    @Test func declaresPrefixesNobodyDeclared() throws {
+        let atom = try document("undeclared-media.atom")
+        #expect(atom.entries.map(\.title) == ["Video post"])
+        #expect(atom.entries[0].image == URL(string: "https://video.example/t/1.jpg"))
+        #expect(atom.forgiven == [.declaredPrefixes(["media"])])
+
+        let rdf = try document("undeclared-dc.rdf")
+        #expect(rdf.entries.map(\.title) == ["Dated by Dublin Core"])
+        #expect(rdf.entries[0].author == "R. Writer")
+        #expect(rdf.entries[0].published == Date(timeIntervalSince1970: 1_763_445_600))
+        #expect(rdf.forgiven.map(\.description) == ["declared the namespace prefix dc"])
+    }
+
+    @Test func dropsReferencesToCharactersXMLDoesNotAllow() throws {
+        let text = """
+            <rss version="2.0"><channel><title>T</title>
+            <item><title a="x &#1; y">A&#x1F;B &#233; &amp; &lt;</title><link>https://example.com/1</link></item>
+            </channel></rss>
+            """
+        let feed = try FeedReader.document(Data(text.utf8))
+        #expect(feed.entries.map(\.title) == ["AB é & <"])
+        #expect(feed.forgiven == [.removedInvalidCharacters(count: 2)])
+    }
+
+    @Test func leavesAWellFormedFeedAlone() throws {
+        let data = Data(FeedCorpus.rss.utf8)
+        #expect(try FeedReader.document(data).forgiven.isEmpty)
+        #expect(try FeedReader.prepared(data) == data)
+    }
+
+    @Test func keepsCommentsAndCDATAAsTheyAre() throws {
+        let text = """
+            <rss version="2.0"><channel><title>T</title><!-- Q&A: &nbsp; -->
+            <item><title><![CDATA[Q&A]]></title><link>https://example.com/1</link></item>
+            </channel></rss>
+            """
+        let feed = try FeedReader.document(Data(text.utf8))
+        #expect(feed.entries.map(\.title) == ["Q&A"])
+        #expect(feed.forgiven.isEmpty)
+    }
+}
