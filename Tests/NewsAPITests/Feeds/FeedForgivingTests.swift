@@ -5,12 +5,8 @@ import Testing
 
 /// Flaws that once cost a whole feed, each repaired and reported.
 struct FeedForgivingTests {
-    private func document(_ quirk: String) throws -> FeedDocument {
-        try FeedReader.document(NewsSandbox.feedQuirk(quirk).body)
-    }
-
     @Test func removesARawControlCharacterAndKeepsEveryItem() throws {
-        let feed = try document("control-character.rss")
+        let feed = try FeedCorpus.quirk("control-character.rss")
         #expect(feed.entries.map(\.title) == ["Primera noticia", "Segunda noticia", "Tercera noticia"])
         #expect(feed.entries[0].summary == "Texto con un carácter de control")
         #expect(feed.forgiven == [.removedInvalidCharacters(count: 1)])
@@ -18,7 +14,7 @@ struct FeedForgivingTests {
     }
 
     @Test func readsHTMLEntitiesAndBareAmpersands() throws {
-        let feed = try document("html-entities.rss")
+        let feed = try FeedCorpus.quirk("html-entities.rss")
         #expect(
             feed.entries.map(\.title) == [
                 "El Gobierno aprueba\u{A0}el plan de vivienda", "España y Portugal",
@@ -45,12 +41,12 @@ struct FeedForgivingTests {
     }
 
     @Test func declaresPrefixesNobodyDeclared() throws {
-        let atom = try document("undeclared-media.atom")
+        let atom = try FeedCorpus.quirk("undeclared-media.atom")
         #expect(atom.entries.map(\.title) == ["Video post"])
         #expect(atom.entries[0].image == URL(string: "https://video.example/t/1.jpg"))
         #expect(atom.forgiven == [.declaredPrefixes(["media"])])
 
-        let rdf = try document("undeclared-dc.rdf")
+        let rdf = try FeedCorpus.quirk("undeclared-dc.rdf")
         #expect(rdf.entries.map(\.title) == ["Dated by Dublin Core"])
         #expect(rdf.entries[0].author == "R. Writer")
         #expect(rdf.entries[0].published == Date(timeIntervalSince1970: 1_763_445_600))

@@ -56,7 +56,7 @@ import TributaryTestSupport
         #expect(robots.id == "urn:uuid:1225c695-cfb8-4ebb-aaaa-80da344efa6a")
 
         let relative = entries[1]
-        #expect(relative.title == "Relative <em>link</em>")
+        #expect(relative.title == "Relative link")
         #expect(relative.link == URL(string: "https://atom.example.org/2003/12/14/relative.html"))
         #expect(relative.published == date("2003-12-14T10:20:30Z"))
         #expect(relative.summaryText == "Inline XHTML body")
@@ -79,8 +79,12 @@ import TributaryTestSupport
     }
 
     @Test func refusesADocumentThatIsNotAFeed() {
-        #expect(throws: FeedError(.notAFeed(root: "html"), line: 1, column: 6)) {
+        #expect(throws: FeedError(.notAFeed(root: "html"), line: 1, column: 1)) {
             try FeedReader.read(Data(FeedCorpus.html.utf8))
+        }
+        // A root that is no feed's, found by the parser.
+        #expect(throws: FeedError(.notAFeed(root: "opml"), line: 1, column: 6)) {
+            try FeedReader.read(Data("<opml><body/></opml>".utf8))
         }
         #expect(throws: FeedError.self) { try FeedReader.read(Data()) }
     }
