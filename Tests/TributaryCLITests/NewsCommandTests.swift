@@ -251,6 +251,47 @@ struct NewsFeedCommandTests {
         }
     }
 
+    @Test func printsJSONWithNullForWhatTheFeedDoesNotSay() async throws {
+        let hidden = try await quirk("hidden-entries.rss", ["--json"])
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(hidden.output.utf8)) as? [[String: Any]]
+        )
+        #expect(entries.map { $0["title"] as? String } == ["Titled by Dublin Core", "Episode 12"])
+        #expect(entries[1]["url"] is NSNull)
+        #expect(entries[0]["publishedAt"] as? String == "2025-11-18T08:00:00Z")
+
+        let dated = try await quirk("dates.rss", ["--json"])
+        let dates = try #require(
+            try JSONSerialization.jsonObject(with: Data(dated.output.utf8)) as? [[String: Any]]
+        )
+        #expect(dates.count == 13)
+        #expect(dates[0]["publishedAt"] as? String == "2004-01-26T15:31:00Z")
+        #expect(dates.suffix(2).allSatisfy { $0["publishedAt"] is NSNull })
+
+        let pictures = try await quirk("guardian.rss", ["--json"])
+        #expect(
+            pictures.output.contains(#""urlToImage" : "https://i.guim.example/img/1/460.jpg?width=460&s=b""#)
+        )
+    }
+
+    @Test(arguments: [
+        ("gone.rss", "error: 127.0.0.1 has no feed at this address (HTTP 404).\n"),
+        ("page.html", "error: This address is a web page, not a feed.\n"),
+        ("feed.json", "error: This is a JSON Feed, not an RSS or Atom feed.\n"),
+        ("newsml.xml", "error: This is a NewsML document, not an RSS or Atom feed.\n"),
+        ("broken.rss", "error: This feed cannot be read: its XML is broken at line 7, column 42.\n"),
+        (
+            "euc-jp.rss",
+            "error: This feed cannot be read: it uses the encoding \"EUC-JP\", which Foundation cannot decode on this system.\n"
+        ),
+    ])
+    func saysWhatWentWrong(quirk name: String, message: String) async throws {
+        let result = try await quirk(name)
+        #expect(result.failed)
+        #expect(result.errors == message)
+        #expect(!result.errors.contains("news service"))
+    }
+
     @Test func notesWhatItForgave() async throws {
         let result = try await quirk("html-entities.rss")
         #expect(!result.failed)

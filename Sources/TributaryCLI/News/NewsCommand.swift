@@ -255,7 +255,9 @@ extension NewsCommand {
         @Argument(help: "The feed's http or https URL.")
         var url: String
 
-        @Flag(help: "Print the entries as JSON articles.")
+        @Flag(
+            help: "Print the entries as JSON articles; what the feed does not say (a date, a link) is null."
+        )
         var json = false
 
         func validate() throws {
@@ -278,8 +280,7 @@ extension NewsCommand {
             let entries = feed.entries
             if let note = NewsFormat.forgiven(feed.forgiven) { console.note(note) }
             if json {
-                let now = Date()
-                console.print(try NewsFormat.json(entries.compactMap { $0.article(fallbackDate: now) }))
+                console.print(try NewsFormat.json(entries.map(NewsFormat.FeedArticle.init)))
             } else {
                 console.print(NewsFormat.entries(entries, now: Date()))
             }

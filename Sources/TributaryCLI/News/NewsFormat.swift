@@ -81,6 +81,31 @@ enum NewsFormat {
         }
     }
 
+    /// A feed entry in the shape of NewsAPI's articles, with null for what the feed leaves out
+    /// (a link, a date) rather than anything made up.
+    struct FeedArticle: Encodable {
+        var entry: FeedEntry
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(
+                Article.Source(id: nil, name: entry.feedTitle ?? entry.link?.host ?? ""),
+                forKey: .source
+            )
+            try container.encode(entry.author, forKey: .author)
+            try container.encode(entry.title, forKey: .title)
+            try container.encode(entry.summaryText, forKey: .description)
+            try container.encode(entry.link, forKey: .url)
+            try container.encode(entry.image, forKey: .urlToImage)
+            try container.encode(entry.published.map(Article.timestamp), forKey: .publishedAt)
+            try container.encode(entry.id, forKey: .id)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case source, author, title, description, url, urlToImage, publishedAt, id
+        }
+    }
+
     /// `value` as indented JSON.
     static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
