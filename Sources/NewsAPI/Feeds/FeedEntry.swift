@@ -11,9 +11,11 @@ public struct FeedEntry: Sendable, Hashable {
     public var summary: String?
     /// The author's name.
     public var author: String?
-    /// When the entry was published (or, failing that, last updated).
+    /// When the entry was published (or, failing that, last updated); nil when the feed gives
+    /// no date the reader can read in full.
     public var published: Date?
-    /// An image: an enclosure, `media:content` or `media:thumbnail`.
+    /// A picture: the largest of the entry's `media:content`, `media:thumbnail` and image
+    /// enclosures, or else the first `<img>` of its content or summary.
     public var image: URL?
     /// The feed's identifier for the entry (`guid`, `id`), or its link.
     public var id: String?

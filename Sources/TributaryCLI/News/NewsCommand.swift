@@ -249,7 +249,11 @@ extension NewsCommand {
     struct Feed: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the entries of an RSS or Atom feed.",
-            discussion: "A running sandbox serves feeds at /feeds/CATEGORY.rss and /feeds/CATEGORY.atom."
+            discussion: """
+                A running sandbox serves feeds at /feeds/CATEGORY.rss and /feeds/CATEGORY.atom, and the \
+                awkward shapes real publishers send at /feeds/quirks/NAME (an unknown NAME lists them). \
+                Flaws the reader forgave to read a feed are noted on standard error.
+                """
         )
 
         @Argument(help: "The feed's http or https URL.")
