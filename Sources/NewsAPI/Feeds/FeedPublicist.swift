@@ -518,7 +518,8 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
                 rest = tail[end...]
                 guard inside.first.map({ $0.isWhitespace || $0 == "/" }) == true else { continue }
                 let tag = "img" + inside
-                if HTMLText.attribute("width", in: tag) == "1" || HTMLText.attribute("height", in: tag) == "1" {
+                if HTMLText.attribute("width", in: tag) == "1" || HTMLText.attribute("height", in: tag) == "1"
+                {
                     continue
                 }
                 if let source = HTMLText.attribute("src", in: tag), !source.isEmpty { return source }
@@ -657,6 +658,10 @@ public enum FeedReader {
 
     /// The feed in `data`, parsed on the calling thread, with the flaws that were forgiven.
     ///
+    /// XML that breaks off after some entries are complete still yields them, with
+    /// ``FeedRepair/stoppedEarly(_:)`` among the flaws; XML that breaks before any entry is
+    /// complete, and a document that is no feed, is an error.
+    ///
     /// - Parameters:
     ///   - data: The document as it was received.
     ///   - baseURL: Where it came from, for relative links.
@@ -683,7 +688,15 @@ public enum FeedReader {
         publicist.parse()
         subscription.cancel()
         titles.cancel()
-        if let failure { throw failure }
-        return FeedDocument(title: title, entries: entries, forgiven: prepared.forgiven)
+        guard let failure else {
+            return FeedDocument(title: title, entries: entries, forgiven: prepared.forgiven)
+        }
+        // As a lenient reader does, a feed that breaks off keeps the entries it completed.
+        guard case .malformed = failure.kind, !entries.isEmpty else { throw failure }
+        return FeedDocument(
+            title: title,
+            entries: entries,
+            forgiven: prepared.forgiven + [.stoppedEarly(failure)]
+        )
     }
 }

@@ -11,6 +11,8 @@ public enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
     case escapedAmpersands(count: Int)
     /// Namespace prefixes used without a declaration were declared.
     case declaredPrefixes([String])
+    /// The XML breaks off where `error` says; the entries before it were kept.
+    case stoppedEarly(FeedError)
 
     public var description: String {
         switch self {
@@ -22,6 +24,8 @@ public enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
             "read \(count) bare ampersand\(count == 1 ? "" : "s") as text"
         case .declaredPrefixes(let prefixes):
             "declared the namespace prefix\(prefixes.count == 1 ? "" : "es") \(prefixes.joined(separator: ", "))"
+        case .stoppedEarly(let error):
+            "kept the entries before the XML breaks at line \(error.line), column \(error.column)"
         }
     }
 }

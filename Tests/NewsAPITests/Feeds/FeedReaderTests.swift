@@ -69,13 +69,26 @@ import TributaryTestSupport
         #expect(entries[0].feedTitle == "RDF Site")
     }
 
-    @Test func saysWhereMalformedXMLBreaks() {
+    @Test func saysWhereMalformedXMLBreaks() throws {
+        let broken = FeedCorpus.unclosed.replacingOccurrences(of: "</item>", with: "")
         #expect {
-            try FeedReader.read(Data(FeedCorpus.unclosed.utf8))
+            try FeedReader.read(Data(broken.utf8))
         } throws: { error in
             guard let error = error as? FeedError, case .malformed = error.kind else { return false }
             return error.line >= 4 && error.description.contains("line \(error.line)")
         }
+        // Entries completed before the break are kept, and the break is reported.
+        let kept = try FeedReader.document(Data(FeedCorpus.unclosed.utf8))
+        #expect(kept.entries.map(\.title) == ["Good"])
+        guard case .stoppedEarly(let error) = kept.forgiven.last, case .malformed = error.kind else {
+            Issue.record("expected the break to be reported, got \(kept.forgiven)")
+            return
+        }
+        #expect(error.line >= 4)
+        #expect(
+            kept.forgiven.last?.description
+                == "kept the entries before the XML breaks at line \(error.line), column \(error.column)"
+        )
     }
 
     @Test func refusesADocumentThatIsNotAFeed() {
