@@ -73,6 +73,11 @@ enum FeedDate {
     // MARK: RFC 822 and the forms around it
 
     private static func words(_ text: String) -> Date? {
+        // A comment in parentheses, as mail writes `-0500 (EST)`, repeats the zone.
+        var text = text
+        while let open = text.firstIndex(of: "("), let close = text[open...].firstIndex(of: ")") {
+            text.removeSubrange(open...close)
+        }
         let tokens = text.split(whereSeparator: {
             $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" || $0 == "\r"
         })
@@ -87,7 +92,9 @@ enum FeedDate {
         for (position, token) in tokens.enumerated() {
             let lowered = token.lowercased()
             if let zone = zone(lowered) {
-                guard offset == nil, position > 0 else { return nil }
+                guard position > 0 else { return nil }
+                // `+0000 GMT` names one zone twice; two zones that disagree are no date.
+                guard offset == nil || offset == zone else { return nil }
                 offset = zone
             } else if let number = monthNumber(lowered) {
                 guard month == nil else { return nil }

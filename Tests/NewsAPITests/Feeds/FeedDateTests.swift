@@ -36,6 +36,12 @@ struct FeedDateTests {
         ("2003-12-31", "2003-12-31T00:00:00Z"),
         ("2003", "2003-01-01T00:00:00Z"),
         ("  Thu,\n 01 Jan 2004 19:48:21 GMT ", "2004-01-01T19:48:21Z"),
+        ("Wed, 14 Jan 2004 08:59:35 -0500 (EST)", "2004-01-14T13:59:35Z"),
+        ("Tue, 27 Jan 2004 01:31:00 +0000 GMT", "2004-01-27T01:31:00Z"),
+        ("Mon,  6 Jun 2016 23:37:34 UT", "2016-06-06T23:37:34Z"),
+        ("Tue, 10 Jun 2003 04:00:00.000 GMT", "2003-06-10T04:00:00Z"),
+        ("Thu, 04 Jan 2007 22:52:00 GMT+0100", "2007-01-04T21:52:00Z"),
+        ("2004-07-08 23:56:58.0", "2004-07-08T23:56:58Z"),
     ])
     func readsDates(text: String, expected: String) throws {
         let xml = """
@@ -47,7 +53,7 @@ struct FeedDateTests {
     @Test(arguments: [
         "Thu, 31 Feb 2004 10:00:00 GMT", "Thu, 01 Jan 2004 25:00:00 GMT", "2003-13-01",
         "Thu, 01 Jan 2004 10:00 XYZ",
-        "yesterday", "2003-12-31T10:14:55+25:00",
+        "yesterday", "2003-12-31T10:14:55+25:00", "Tue, 27 Jan 2004 01:31:00 +0100 GMT",
     ])
     func leavesUndatedWhatIsNoDate(text: String) throws {
         let xml = """
