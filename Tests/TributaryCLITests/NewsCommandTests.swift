@@ -292,6 +292,18 @@ struct NewsFeedCommandTests {
         #expect(!result.errors.contains("news service"))
     }
 
+    @Test(arguments: [
+        ("charset-in-header.rss", "Новости"), ("euc-kr.rss", "한국"), ("big5.rss", "中文"), ("gb2312.rss", "中文"),
+        ("latin1.rss", "don’t “Q” – é"), ("control-character.rss", "Primera noticia"),
+        ("undeclared-media.atom", "Video post"), ("prefixed.rdf", "Prefixed item"),
+        ("markup.atom", "Example Atom"),
+    ])
+    func readsFeedsStricterReadersReject(quirk name: String, title: String) async throws {
+        let result = try await quirk(name)
+        #expect(!result.failed)
+        #expect(result.output.hasPrefix("1. \(title)\n"))
+    }
+
     @Test func notesWhatItForgave() async throws {
         let result = try await quirk("html-entities.rss")
         #expect(!result.failed)
