@@ -259,8 +259,6 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
                     : Picture.imageExtensions.contains(ending)
                 guard isPicture else { return nil }
             }
-        case .inline:
-            break
         }
         return Picture(
             url: url,
@@ -272,7 +270,7 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
 
     /// An element's name as the reader matches it: lowercased, and without the `rss:` or
     /// `atom:` prefix that some feeds put on their own vocabulary.
-    static func normalized(_ name: String) -> String {
+    private static func normalized(_ name: String) -> String {
         let lowered = name.lowercased()
         for prefix in ["rss:", "atom:"] where lowered.hasPrefix(prefix) {
             return String(lowered.dropFirst(prefix.count))
@@ -437,7 +435,7 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     /// A picture an entry offers, and how big it says it is.
     private struct Picture {
         enum Kind: Int, Comparable {
-            case inline, thumbnail, enclosure, content
+            case thumbnail, enclosure, content
             static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
         }
 
