@@ -3,8 +3,24 @@ import NewsAPI
 import NewsSandbox
 import Testing
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 /// Flaws that once cost a whole feed, each repaired and reported.
 struct FeedForgivingTests {
+    /// Each of these shapes, given to Foundation's parser as it is, fails it: the repairs are
+    /// what make them readable.
+    @Test(arguments: [
+        "control-character.rss", "html-entities.rss", "undeclared-media.atom", "undeclared-dc.rdf",
+    ])
+    func foundationsParserAloneRejects(quirk: String) {
+        let parser = XMLParser(data: NewsSandbox.feedQuirk(quirk).body)
+        // An undeclared prefix lets the parse finish, but reports an error on the way.
+        parser.parse()
+        #expect(parser.parserError != nil)
+    }
+
     @Test func removesARawControlCharacterAndKeepsEveryItem() throws {
         let feed = try FeedCorpus.quirk("control-character.rss")
         #expect(feed.entries.map(\.title) == ["Primera noticia", "Segunda noticia", "Tercera noticia"])
