@@ -227,6 +227,102 @@ struct NewsCommandTests {
 
 @Suite(.timeLimit(.minutes(1)))
 struct NewsFeedCommandTests {
+    /// Runs `news feed` on the sandbox's quirky feed `name` with `flags`.
+    private func quirk(
+        _ name: String,
+        _ flags: [String] = []
+    ) async throws -> (
+        output: String, errors: String, failed: Bool
+    ) {
+        try await NewsSandbox.withRunning { url in
+            let feed = url.deletingLastPathComponent().appendingPathComponent("feeds/quirks/\(name)")
+            let capture = CapturedConsole()
+            let command = try #require(
+                try TributaryCommand.parseAsRoot(["news", "feed", feed.absoluteString] + flags)
+                    as? NewsCommand.Feed
+            )
+            var failed = false
+            do {
+                try await command.execute(console: capture.console)
+            } catch {
+                failed = true
+            }
+            return (capture.output, capture.errors, failed)
+        }
+    }
+
+    @Test func printsJSONWithNullForWhatTheFeedDoesNotSay() async throws {
+        let hidden = try await quirk("hidden-entries.rss", ["--json"])
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(hidden.output.utf8)) as? [[String: Any]]
+        )
+        #expect(entries.map { $0["title"] as? String } == ["Titled by Dublin Core", "Episode 12"])
+        #expect(entries[1]["url"] is NSNull)
+        #expect(entries[0]["publishedAt"] as? String == "2025-11-18T08:00:00Z")
+
+        let dated = try await quirk("dates.rss", ["--json"])
+        let dates = try #require(
+            try JSONSerialization.jsonObject(with: Data(dated.output.utf8)) as? [[String: Any]]
+        )
+        #expect(dates.count == 13)
+        #expect(dates[0]["publishedAt"] as? String == "2004-01-26T15:31:00Z")
+        #expect(dates.suffix(2).allSatisfy { $0["publishedAt"] is NSNull })
+
+        let pictures = try await quirk("guardian.rss", ["--json"])
+        #expect(
+            pictures.output.contains(#""urlToImage" : "https://i.guim.example/img/1/460.jpg?width=460&s=b""#)
+        )
+    }
+
+    @Test(arguments: [
+        ("gone.rss", "error: 127.0.0.1 has no feed at this address (HTTP 404).\n"),
+        ("page.html", "error: This address is a web page, not a feed.\n"),
+        ("feed.json", "error: This is a JSON Feed, not an RSS or Atom feed.\n"),
+        ("newsml.xml", "error: This is a NewsML document, not an RSS or Atom feed.\n"),
+        ("broken.rss", "error: This feed cannot be read: its XML is broken at line 7, column 42.\n"),
+        (
+            "euc-jp.rss",
+            "error: This feed cannot be read: it uses the encoding \"EUC-JP\", which Foundation cannot decode on this system.\n"
+        ),
+    ])
+    func saysWhatWentWrong(quirk name: String, message: String) async throws {
+        let result = try await quirk(name)
+        #expect(result.failed)
+        #expect(result.errors == message)
+        #expect(!result.errors.contains("news service"))
+    }
+
+    @Test(arguments: [
+        ("charset-in-header.rss", "Новости"), ("euc-kr.rss", "한국"), ("big5.rss", "中文"), ("gb2312.rss", "中文"),
+        ("latin1.rss", "don’t “Q” – é"), ("control-character.rss", "Primera noticia"),
+        ("undeclared-media.atom", "Video post"), ("prefixed.rdf", "Prefixed item"),
+        ("markup.atom", "Example Atom"),
+    ])
+    func readsFeedsStricterReadersReject(quirk name: String, title: String) async throws {
+        let result = try await quirk(name)
+        #expect(!result.failed)
+        #expect(result.output.hasPrefix("1. \(title)\n"))
+    }
+
+    @Test func notesWhatItForgave() async throws {
+        let result = try await quirk("html-entities.rss")
+        #expect(!result.failed)
+        #expect(result.output.hasPrefix("1. El Gobierno aprueba\u{A0}el plan de vivienda\n"))
+        #expect(result.output.hasSuffix("2 entries.\n"))
+        #expect(
+            result.errors == """
+                note: the feed is not well-formed; to read it, the reader read the HTML entities \
+                &nbsp; &ndash; &hellip; &ntilde;; read 1 bare ampersand as text.
+
+                """
+        )
+        let rdf = try await quirk("undeclared-dc.rdf")
+        #expect(
+            rdf.errors
+                == "note: the feed is not well-formed; to read it, the reader declared the namespace prefix dc.\n"
+        )
+    }
+
     @Test func listsTheEntriesOfAFeed() async throws {
         try await NewsSandbox.withRunning { url in
             let feed = url.deletingLastPathComponent().appendingPathComponent("feeds/sports.atom")

@@ -108,16 +108,28 @@ public struct NewsClient: Sendable {
 
     /// The entries of the RSS or Atom feed at `url`.
     public func feedEntries(_ url: URL) async throws(NewsError) -> [FeedEntry] {
+        try await feed(url).entries
+    }
+
+    /// The RSS or Atom feed at `url`: its title, its entries, and the flaws forgiven to read it.
+    public func feed(_ url: URL) async throws(NewsError) -> FeedDocument {
         let data: Data
+        let contentType: String?
         do {
-            data = try await feedAPI.send(Request<Data>(.url(url)))
+            let exchange = try await feedAPI.exchange(Request<Data>(.url(url)))
+            data = exchange.value
+            contentType = exchange.response.headerFields[.contentType]
         } catch {
-            throw NewsError(error, now: feedAPI.now())
+            var failure = NewsError(error, now: feedAPI.now())
+            failure.feedURL = url
+            throw failure
         }
         // Parsing a large feed keeps a thread busy: it runs off the cooperative pool, whose
         // few threads every task shares.
         let parsed = await Self.parsingQueue.run {
-            Result { () throws(FeedError) in try FeedReader.read(data, baseURL: url) }
+            Result { () throws(FeedError) in
+                try FeedReader.document(data, baseURL: url, contentType: contentType)
+            }
         }
         do {
             return try parsed.get()

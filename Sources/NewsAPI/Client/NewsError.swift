@@ -74,6 +74,9 @@ public struct NewsError: Error, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// How long the server asked the client to wait before trying again.
     public var retryAfter: Duration?
+    /// The feed being fetched, when the failure came from a feed's server rather than the news
+    /// service.
+    public var feedURL: URL?
 
     /// Creates an error.
     public init(_ kind: Kind, retryAfter: Duration? = nil) {
@@ -126,6 +129,8 @@ public struct NewsError: Error, Sendable, CustomStringConvertible {
             case .unexpectedError: return "The news service had a problem. Try again."
             default: return message
             }
+        case .http(let error) where feedURL != nil:
+            return Self.feedMessage(error, host: feedURL?.host ?? "")
         case .http(let error):
             switch error.kind {
             case .transport: return "The news service cannot be reached. Check your connection."
@@ -140,8 +145,8 @@ public struct NewsError: Error, Sendable, CustomStringConvertible {
                 return
                     "\(host.isEmpty ? "This address" : host) is not on the public internet, so it is not fetched."
             }
-        case .feed:
-            return "This feed cannot be read: it is not well-formed RSS or Atom."
+        case .feed(let error):
+            return error.alertMessage
         }
     }
 
@@ -151,6 +156,22 @@ public struct NewsError: Error, Sendable, CustomStringConvertible {
         case .server(let code, let message): "NewsAPI error \(code): \(message)"
         case .http(let error): error.description
         case .feed(let error): error.description
+        }
+    }
+
+    /// What went wrong fetching a feed from `host`, which is not the news service.
+    private static func feedMessage(_ error: APIError, host: String) -> String {
+        let server = host.isEmpty ? "The feed's server" : host
+        switch error.kind {
+        case .transport: return "\(server) cannot be reached. Check the address and your connection."
+        case .timedOut: return "\(server) took too long to send the feed."
+        case .unacceptableStatus(let response, _, _)
+        where response.status.code == 404 || response.status.code == 410:
+            return "\(server) has no feed at this address (HTTP \(response.status.code))."
+        case .unacceptableStatus(let response, _, _):
+            return "\(server) answered with an error (HTTP \(response.status.code))."
+        case .undecodable, .bodyTooLarge: return "\(server) sent something that cannot be read as a feed."
+        default: return Self(.http(error)).alertMessage
         }
     }
 

@@ -1,8 +1,31 @@
 public import Foundation
 
+/// A feed as read: its title, its entries, and what the reader forgave to read it.
+///
+/// ```swift
+/// let feed = try FeedReader.document(data, baseURL: url)
+/// for flaw in feed.forgiven { print("forgiven:", flaw) }
+/// ```
+public struct FeedDocument: Sendable, Hashable {
+    /// The feed's own title.
+    public var title: String?
+    /// The entries, in the feed's order.
+    public var entries: [FeedEntry]
+    /// The flaws the reader repaired rather than reject the feed, in the order they were found.
+    public var forgiven: [FeedRepair]
+
+    /// Creates a document.
+    public init(title: String? = nil, entries: [FeedEntry], forgiven: [FeedRepair] = []) {
+        self.title = title
+        self.entries = entries
+        self.forgiven = forgiven
+    }
+}
+
 extension FeedReader {
-    /// `data` made safe to hand to `XMLParser`: re-encoded as UTF-8, with processing
-    /// instructions blanked out and DTD internal subsets refused.
+    /// `data` made safe to hand to `XMLParser`: re-encoded as UTF-8, its common flaws repaired
+    /// (see ``FeedRepair``), processing instructions blanked out and DTD internal subsets
+    /// refused.
     ///
     /// Foundation's parser on Linux traps on names or text that are not valid UTF-8 (which a
     /// document with a mislabelled or unknown encoding produces), on a processing instruction
@@ -17,58 +40,106 @@ extension FeedReader {
     ///
     /// ``read(_:baseURL:)`` and ``entries(in:baseURL:buffering:)`` do this themselves; call it
     /// before creating an `XMLParser` for a ``FeedPublicist`` of your own.
-    public static func prepared(_ data: Data) throws(FeedError) -> Data {
-        var bytes = try utf8Bytes(of: data)
+    public static func prepared(_ data: Data, contentType: String? = nil) throws(FeedError) -> Data {
+        try preparation(of: data, contentType: contentType).data
+    }
+
+    /// The document made safe for `XMLParser`, with the flaws that were forgiven on the way.
+    ///
+    /// The encoding is found as browsers find it: a byte-order mark, then the charset of the
+    /// HTTP `Content-Type`, then the XML declaration, then the first bytes; labels mean what
+    /// the WHATWG Encoding standard says (so ISO-8859-1 and ASCII are Windows-1252).
+    static func preparation(
+        of data: Data,
+        contentType: String? = nil
+    ) throws(FeedError) -> (data: Data, forgiven: [FeedRepair]) {
+        var bytes = try utf8Bytes(of: data, charset: contentType.flatMap(charset(in:)))
+        if let kind = FeedMarkup.otherFormat(of: bytes) { throw FeedError(kind, line: 1, column: 1) }
+        let forgiven = FeedMarkup.forgive(&bytes)
         try FeedMarkup.blankProcessingInstructions(in: &bytes)
-        return Data(bytes)
+        return (Data(bytes), forgiven)
+    }
+
+    /// The `charset` parameter of a `Content-Type` value.
+    static func charset(in contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset"
+            else {
+                continue
+            }
+            let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["\"", "'"])
+            return value.isEmpty ? nil : value
+        }
+        return nil
     }
 
     /// The document in UTF-8, its declaration naming UTF-8.
-    private static func utf8Bytes(of data: Data) throws(FeedError) -> [UInt8] {
+    private static func utf8Bytes(of data: Data, charset: String?) throws(FeedError) -> [UInt8] {
         let bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            // A byte-order mark outranks every label, as in browsers.
+            var converted = Array(bytes.dropFirst(3))
+            FeedDeclaration(of: converted)?.declareUTF8(in: &converted)
+            return try validated(converted)
+        }
+        if let wide = WideEncoding(sniffing: bytes), wide.byteOrderMarkLength > 0 || charset == nil {
+            return try decodeWide(wide, data)
+        }
+        let declaration = FeedDeclaration(of: bytes)
+        let label = charset ?? declaration?.encoding
+        guard let label else { return try validated(bytes) }
+        guard let encoding = FeedEncoding(label: label) else {
+            let position =
+                charset == nil
+                ? FeedMarkup.position(of: declaration?.encodingRange.lowerBound ?? 0, in: bytes)
+                : (line: 1, column: 1)
+            throw FeedError(
+                .unsupported(reason: "the encoding \"\(label)\""),
+                line: position.line,
+                column: position.column
+            )
+        }
         var converted: [UInt8]
-        if let wide = WideEncoding(sniffing: bytes) {
-            guard let text = String(data: data.dropFirst(wide.byteOrderMarkLength), encoding: wide.encoding)
-            else {
+        switch encoding {
+        case .utf8:
+            converted = bytes
+        case .wide(let encoding):
+            // Only a header or the first bytes can announce a wide encoding; a document that
+            // says so in ASCII is mislabelled, and is read as UTF-8.
+            if let encoding, let wide = WideEncoding(sniffing: bytes) ?? WideEncoding(encoding) {
+                return try decodeWide(wide, data)
+            }
+            converted = bytes
+        case .windows1252:
+            converted = Array(FeedEncoding.decodeWindows1252(bytes).utf8)
+        case .foundation(let encoding, let name):
+            guard String(data: Data(FeedEncoding.probe(for: name)), encoding: encoding) != nil else {
                 throw FeedError(
-                    .malformed(reason: "the document is not valid \(wide.name)"),
+                    .unsupported(
+                        reason: "the encoding \"\(label)\", which Foundation cannot decode on this system"
+                    ),
                     line: 1,
                     column: 1
                 )
             }
-            converted = Array(text.utf8)
-        } else if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            // A UTF-8 byte-order mark outranks whatever the declaration says.
-            converted = Array(bytes.dropFirst(3))
-        } else if let declaration = FeedDeclaration(of: bytes), let label = declaration.encoding {
-            switch FeedEncoding(label: label) {
-            case .utf8:
-                return try validated(bytes)
-            case .wide:
-                // Only a byte-order mark or the first bytes can announce a wide encoding; a
-                // document that says so in ASCII is mislabelled, and is read as UTF-8.
-                converted = bytes
-            case .legacy(let encodings):
-                guard let text = encodings.lazy.compactMap({ String(data: data, encoding: $0) }).first
-                else {
-                    throw FeedError(
-                        .malformed(reason: "the document is not valid \(label)"),
-                        line: 1,
-                        column: 1
-                    )
-                }
-                converted = Array(text.utf8)
-            case nil:
-                let (line, column) = FeedMarkup.position(of: declaration.encodingRange.lowerBound, in: bytes)
-                throw FeedError(
-                    .unsupported(reason: "the encoding \"\(label)\""),
-                    line: line,
-                    column: column
-                )
+            guard let text = String(data: data, encoding: encoding) else {
+                throw FeedError(.malformed(reason: "the document is not valid \(name)"), line: 1, column: 1)
             }
-        } else {
-            return try validated(bytes)
+            converted = Array(text.utf8)
+        case .replacement:
+            throw FeedError(.unsupported(reason: "the encoding \"\(label)\""), line: 1, column: 1)
         }
+        FeedDeclaration(of: converted)?.declareUTF8(in: &converted)
+        return try validated(converted)
+    }
+
+    private static func decodeWide(_ wide: WideEncoding, _ data: Data) throws(FeedError) -> [UInt8] {
+        guard let text = String(data: data.dropFirst(wide.byteOrderMarkLength), encoding: wide.encoding)
+        else {
+            throw FeedError(.malformed(reason: "the document is not valid \(wide.name)"), line: 1, column: 1)
+        }
+        var converted = Array(text.utf8)
         FeedDeclaration(of: converted)?.declareUTF8(in: &converted)
         return try validated(converted)
     }
@@ -102,6 +173,15 @@ private struct WideEncoding {
     var name: String
     var byteOrderMarkLength: Int
 
+    /// A label's wide encoding, for a document that starts without a byte-order mark.
+    init?(_ encoding: String.Encoding) {
+        switch encoding {
+        case .utf16LittleEndian: (self.encoding, name, byteOrderMarkLength) = (encoding, "UTF-16", 0)
+        case .utf16BigEndian: (self.encoding, name, byteOrderMarkLength) = (encoding, "UTF-16", 0)
+        default: return nil
+        }
+    }
+
     init?(sniffing bytes: [UInt8]) {
         let head = Array(bytes.prefix(4)) + [UInt8](repeating: 0xAA, count: max(0, 4 - bytes.count))
         switch (head[0], head[1], head[2], head[3]) {
@@ -116,38 +196,6 @@ private struct WideEncoding {
         case (0x00, 0x3C, 0x00, 0x3F): (encoding, name, byteOrderMarkLength) = (.utf16BigEndian, "UTF-16", 0)
         case (0x3C, 0x00, 0x3F, 0x00):
             (encoding, name, byteOrderMarkLength) = (.utf16LittleEndian, "UTF-16", 0)
-        default: return nil
-        }
-    }
-}
-
-/// What a declared encoding name means here.
-private enum FeedEncoding {
-    case utf8
-    /// UTF-16 or UTF-32, which only a byte-order mark or the first bytes can announce.
-    case wide
-    /// Single- and multi-byte code pages, each tried in turn.
-    case legacy([String.Encoding])
-
-    init?(label: String) {
-        switch label.lowercased() {
-        case "utf-8", "utf8", "unicode-1-1-utf-8": self = .utf8
-        case "utf-16", "utf-16le", "utf-16be", "utf-32", "utf-32le", "utf-32be", "ucs-2", "ucs-4":
-            self = .wide
-        case "us-ascii", "ascii", "ansi_x3.4-1968", "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1",
-            "windows-1252", "cp1252", "x-cp1252":
-            // As browsers do: a feed labelled Latin-1 or ASCII is almost always Windows-1252,
-            // whose curly quotes and dashes sit where Latin-1 has control characters.
-            self = .legacy([.windowsCP1252, .isoLatin1])
-        case "iso-8859-2", "iso8859-2", "latin2", "l2": self = .legacy([.isoLatin2])
-        case "windows-1250", "cp1250": self = .legacy([.windowsCP1250])
-        case "windows-1251", "cp1251": self = .legacy([.windowsCP1251])
-        case "windows-1253", "cp1253": self = .legacy([.windowsCP1253])
-        case "windows-1254", "cp1254": self = .legacy([.windowsCP1254])
-        case "shift_jis", "shift-jis", "sjis", "x-sjis", "windows-31j", "cp932": self = .legacy([.shiftJIS])
-        case "euc-jp", "x-euc-jp": self = .legacy([.japaneseEUC])
-        case "iso-2022-jp": self = .legacy([.iso2022JP])
-        case "macintosh", "x-mac-roman", "mac": self = .legacy([.macOSRoman])
         default: return nil
         }
     }
@@ -240,6 +288,20 @@ enum FeedMarkup {
             }
             guard index < count else { return }
         }
+    }
+
+    /// What a document that is plainly no feed is, from its first bytes: JSON (a JSON Feed,
+    /// say) or an HTML page, which is seldom well-formed enough to reach its root element.
+    static func otherFormat(of bytes: [UInt8]) -> FeedError.Kind? {
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return nil }
+        if bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "[") {
+            let isJSONFeed =
+                find(Array("jsonfeed.org/version".utf8), in: bytes, from: first, limit: first + 4_096) != nil
+            return .notXML(format: isJSONFeed ? "a JSON Feed" : "JSON")
+        }
+        let head = String(decoding: bytes[first..<min(bytes.count, first + 15)], as: UTF8.self).lowercased()
+        if head.hasPrefix("<!doctype html") || head.hasPrefix("<html") { return .notAFeed(root: "html") }
+        return nil
     }
 
     /// Whether `bytes` start with an XML declaration: `<?xml` and a space.

@@ -11,9 +11,11 @@ public struct FeedEntry: Sendable, Hashable {
     public var summary: String?
     /// The author's name.
     public var author: String?
-    /// When the entry was published (or, failing that, last updated).
+    /// When the entry was published (or, failing that, last updated); nil when the feed gives
+    /// no date the reader can read in full.
     public var published: Date?
-    /// An image: an enclosure, `media:content` or `media:thumbnail`.
+    /// A picture: the largest of the entry's `media:content`, `media:thumbnail` and image
+    /// enclosures, or else the first `<img>` of its content or summary.
     public var image: URL?
     /// The feed's identifier for the entry (`guid`, `id`), or its link.
     public var id: String?
@@ -68,8 +70,11 @@ public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// The document is not well-formed XML.
         case malformed(reason: String)
-        /// The document is XML, but neither RSS nor Atom; `root` is its first element.
+        /// The document is XML, but neither RSS nor Atom; `root` is its first element (`html`
+        /// for a web page, `NewsML` or `newsMessage` for a news agency's NewsML).
         case notAFeed(root: String)
+        /// The document is not XML at all: `format` names what it is, such as a JSON Feed.
+        case notXML(format: String)
         /// The document uses something feeds do not need and the reader does not accept: an
         /// encoding it cannot convert, or a document type declaration with an internal subset.
         case unsupported(reason: String)
@@ -87,12 +92,42 @@ public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
+    static func isWebPage(_ root: String) -> Bool { root.lowercased() == "html" }
+
+    static func isNewsML(_ root: String) -> Bool {
+        ["newsml", "newsmessage", "newsitem", "packageitem", "knowledgeitem"].contains(root.lowercased())
+    }
+
+    /// One sentence for an alert, for a reader rather than a developer.
+    public var alertMessage: String {
+        switch kind {
+        case .malformed:
+            "This feed cannot be read: its XML is broken at line \(line), column \(column)."
+        case .notAFeed(let root) where FeedError.isWebPage(root):
+            "This address is a web page, not a feed."
+        case .notAFeed(let root) where FeedError.isNewsML(root):
+            "This is a NewsML document, not an RSS or Atom feed."
+        case .notAFeed:
+            "This document is not an RSS or Atom feed."
+        case .notXML(let format):
+            "This is \(format), not an RSS or Atom feed."
+        case .unsupported(let reason):
+            "This feed cannot be read: it uses \(reason)."
+        }
+    }
+
     public var description: String {
         switch kind {
         case .malformed(let reason):
             "The feed is not well-formed XML at line \(line), column \(column): \(reason)"
+        case .notAFeed(let root) where FeedError.isWebPage(root):
+            "The document is a web page (<\(root)>), not an RSS or Atom feed."
+        case .notAFeed(let root) where FeedError.isNewsML(root):
+            "The document is NewsML (<\(root)>), a news agency format, not an RSS or Atom feed."
         case .notAFeed(let root):
             "The document is not an RSS or Atom feed: it starts with <\(root)> at line \(line), column \(column)."
+        case .notXML(let format):
+            "The document is \(format), not an RSS or Atom feed."
         case .unsupported(let reason):
             "The feed uses \(reason) at line \(line), column \(column), which is not supported."
         }

@@ -59,6 +59,10 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     private var feedTitle: String?
     private var feedLink: URL?
     private var bases: [URL?] = []
+    /// The depth of the element whose content is XHTML, kept as markup, while inside it.
+    private var xhtmlDepth: Int?
+    /// The `type` of each open element, for Atom's text constructs.
+    private var types: [String?] = []
 
     private enum Kind { case rss, atom }
 
@@ -170,7 +174,7 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     ) {
         existing?.forwardStart(parser, elementName, namespaceURI, qualifiedName, attributes)
         guard !stopIfDetached(parser) else { return }
-        let name = (qualifiedName ?? elementName).lowercased()
+        let name = Self.normalized(qualifiedName ?? elementName)
         if kind == nil {
             switch name {
             case "rss", "rdf:rdf": kind = .rss
@@ -188,15 +192,27 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         )
         path.append(name)
         texts.append(text)
+        types.append(attributes["type"]?.lowercased())
         text = ""
+        if let xhtmlDepth, path.count > xhtmlDepth {
+            text = Self.markup(opening: qualifiedName ?? elementName, attributes: attributes)
+            return
+        }
+        if kind == .atom, ["content", "summary", "title", "subtitle"].contains(name),
+            attributes["type"] == "xhtml"
+        {
+            xhtmlDepth = path.count
+        }
+        // An Atom entry's <source> describes the feed it was copied from, not the entry.
+        guard !isInSource else { return }
         switch name {
         case "item" where kind == .rss, "entry" where kind == .atom:
             entry = EntryBuilder()
         case "link" where kind == .atom:
             let relation = attributes["rel"] ?? "alternate"
             guard relation == "alternate", let href = attributes["href"], let url = resolve(href) else {
-                if relation == "enclosure", attributes["type"]?.hasPrefix("image/") == true {
-                    if entry?.image == nil { entry?.image = attributes["href"].flatMap(resolve) }
+                if relation == "enclosure" {
+                    entry?.offer(picture(attributes, url: attributes["href"], kind: .enclosure))
                 }
                 return
             }
@@ -205,26 +221,102 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
             } else if feedLink == nil {
                 feedLink = url
             }
-        case "enclosure", "media:content", "media:thumbnail":
-            let isImage =
-                name == "media:thumbnail" || attributes["type"]?.hasPrefix("image/") == true
-                || attributes["medium"] == "image"
-            if isImage, entry?.image == nil, let url = attributes["url"].flatMap(resolve) {
-                entry?.image = url
-            }
+        case "enclosure":
+            entry?.offer(picture(attributes, url: attributes["url"], kind: .enclosure))
+        case "media:content":
+            entry?.offer(picture(attributes, url: attributes["url"], kind: .content))
+        case "media:thumbnail":
+            entry?.offer(picture(attributes, url: attributes["url"], kind: .thumbnail))
         default:
             break
         }
     }
 
+    /// Whether the element being read is inside an Atom entry's `<source>`.
+    private var isInSource: Bool {
+        kind == .atom && entry != nil && path.dropLast().contains("source")
+    }
+
+    /// The picture an `enclosure`, `link rel="enclosure"` or `media:` element names, if it is one.
+    ///
+    /// Media RSS lets `media:content` leave out both `type` and `medium` (the Guardian does);
+    /// such an element is taken for a picture unless its address ends like audio or video.
+    private func picture(_ attributes: [String: String], url text: String?, kind: Picture.Kind) -> Picture? {
+        guard let text, let url = resolve(text) else { return nil }
+        let type = attributes["type"]?.lowercased()
+        let medium = attributes["medium"]?.lowercased()
+        switch kind {
+        case .thumbnail:
+            break
+        case .enclosure, .content:
+            if let medium, medium != "image" { return nil }
+            if let type, !type.hasPrefix("image/") { return nil }
+            if type == nil, medium == nil {
+                let ending = url.pathExtension.lowercased()
+                let isPicture =
+                    kind == .content
+                    ? !Picture.otherMediaExtensions.contains(ending)
+                    : Picture.imageExtensions.contains(ending)
+                guard isPicture else { return nil }
+            }
+        }
+        return Picture(
+            url: url,
+            width: attributes["width"].flatMap { Int($0) },
+            height: attributes["height"].flatMap { Int($0) },
+            kind: kind
+        )
+    }
+
+    /// An element's name as the reader matches it: lowercased, and without the `rss:` or
+    /// `atom:` prefix that some feeds put on their own vocabulary.
+    private static func normalized(_ name: String) -> String {
+        let lowered = name.lowercased()
+        for prefix in ["rss:", "atom:"] where lowered.hasPrefix(prefix) {
+            return String(lowered.dropFirst(prefix.count))
+        }
+        return lowered
+    }
+
+    /// The start tag of an element inside XHTML content, as HTML.
+    private static func markup(opening name: String, attributes: [String: String]) -> String {
+        let local = name.split(separator: ":").last.map(String.init) ?? name
+        var tag = "<" + local
+        for (key, value) in attributes.sorted(by: { $0.key < $1.key }) where !key.hasPrefix("xmlns") {
+            tag += " \(key)=\"\(escaped(value))\""
+        }
+        return tag + ">"
+    }
+
+    /// Elements of HTML that have no end tag.
+    private static let voidElements: Set<String> = [
+        "br", "img", "hr", "input", "meta", "link", "wbr", "source",
+    ]
+
+    /// `text` with the characters that are markup in HTML escaped.
+    private static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
     public func parser(_ parser: XMLParser, foundCharacters string: String) {
         existing?.forwardCharacters(parser, string)
-        text += string
+        text += xhtmlDepth == nil ? string : Self.escaped(string)
     }
 
     public func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
         existing?.forwardCDATA(parser, CDATABlock)
-        text += String(decoding: CDATABlock, as: UTF8.self)
+        let string = String(decoding: CDATABlock, as: UTF8.self)
+        text += xhtmlDepth == nil ? string : Self.escaped(string)
     }
 
     public func parser(
@@ -235,21 +327,35 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     ) {
         existing?.forwardEnd(parser, elementName, namespaceURI, qualifiedName)
         guard !stopIfDetached(parser), let name = path.popLast() else { return }
+        let type = types.popLast() ?? nil
+        if let xhtmlDepth, path.count >= xhtmlDepth {
+            let local = name.split(separator: ":").last.map(String.init) ?? name
+            if !Self.voidElements.contains(local) { text += "</\(local)>" }
+            bases.removeLast()
+            text = (texts.popLast() ?? "") + text
+            return
+        }
+        if xhtmlDepth == path.count + 1 { xhtmlDepth = nil }
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         defer {
             bases.removeLast()
-            // An element's text also counts as its parent's, as with XHTML content.
+            // An element's text also counts as its parent's.
             text = (texts.popLast() ?? "") + text
         }
+        guard !isInSourceAtEnd(name) else { return }
         let parent = path.last ?? ""
         if var current = entry {
             switch name {
             case "item", "entry":
                 entry = nil
-                if let finished = current.build(feedTitle: feedTitle) { events.send(finished) }
+                if let finished = current.build(feedTitle: feedTitle, base: resolve) { events.send(finished) }
                 return
             case "title" where parent == "item" || parent == "entry":
-                current.title = HTMLText.decodeEntities(value)
+                current.title = Self.title(value, type: kind == .atom ? type ?? "text" : nil)
+            case "dc:title", "itunes:title":
+                if current.alternateTitle == nil, !value.isEmpty {
+                    current.alternateTitle = HTMLText.decodeEntities(value)
+                }
             case "link" where kind == .rss:
                 current.link = current.link ?? resolve(value)
             case "description", "summary":
@@ -258,10 +364,10 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
                 current.content = value.isEmpty ? nil : value
             case "author", "dc:creator", "name":
                 if !value.isEmpty { current.author = current.author ?? Self.authorName(value) }
-            case "pubdate", "published", "dc:date":
-                current.published = FeedDate.parse(value) ?? current.published
-            case "updated":
-                current.updated = FeedDate.parse(value)
+            case "pubdate", "published", "dc:date", "dcterms:issued", "dcterms:created", "issued":
+                current.published = current.published ?? FeedDate.parse(value)
+            case "updated", "dcterms:modified", "modified":
+                current.updated = current.updated ?? FeedDate.parse(value)
             case "guid", "id":
                 current.id = value.isEmpty ? current.id : value
             default:
@@ -272,7 +378,7 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         }
         switch name {
         case "title" where ["channel", "feed"].contains(parent):
-            let title = HTMLText.decodeEntities(value)
+            let title = Self.title(value, type: kind == .atom ? type ?? "text" : nil)
             lock.withLock { feedTitle = title }
             titleState.send(title)
         case "link" where kind == .rss && parent == "channel":
@@ -290,6 +396,20 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
             parser,
             .malformed(reason: reason.isEmpty ? "XML error \((parseError as NSError).code)" : reason)
         )
+    }
+
+    /// Whether the element `name`, just ended, belongs to an Atom entry's `<source>`.
+    private func isInSourceAtEnd(_ name: String) -> Bool {
+        kind == .atom && entry != nil && (name == "source" || path.contains("source"))
+    }
+
+    /// A title as text: Atom's `html` and `xhtml` titles are markup, its `text` titles and RSS's
+    /// are text in which feeds often leave entities.
+    static func title(_ value: String, type: String?) -> String {
+        switch type {
+        case "html", "xhtml", "text/html": HTMLText.plain(value)
+        default: HTMLText.decodeEntities(value)
+        }
     }
 
     /// `link` resolved against the innermost `xml:base`, the feed's own link, or its URL.
@@ -312,23 +432,68 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         return text
     }
 
+    /// A picture an entry offers, and how big it says it is.
+    private struct Picture {
+        enum Kind: Int, Comparable {
+            case thumbnail, enclosure, content
+            static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+        }
+
+        var url: URL
+        var width: Int?
+        var height: Int?
+        var kind: Kind
+
+        /// How it ranks: by area (or width alone), then full pictures before thumbnails.
+        var rank: (Int, Kind) {
+            // A width alone stands for a square; sizes past any real picture's are capped.
+            let side = width.map { min(max($0, 0), 100_000) } ?? 0
+            return (side * (height.map { min(max($0, 0), 100_000) } ?? side), kind)
+        }
+
+        static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg"]
+        static let otherMediaExtensions: Set<String> = [
+            "mp4", "m4v", "mov", "webm", "mkv", "avi", "m3u8", "mp3", "m4a", "aac", "ogg", "oga", "wav",
+            "flac", "opus",
+        ]
+    }
+
     private struct EntryBuilder {
         var title: String?
+        var alternateTitle: String?
+        private var picture: Picture?
         var link: URL?
         var summary: String?
         var content: String?
         var author: String?
         var published: Date?
         var updated: Date?
-        var image: URL?
         var id: String?
 
-        func build(feedTitle: String?) -> FeedEntry? {
+        /// Keeps `candidate` if it is bigger than the picture so far; the first wins a tie.
+        mutating func offer(_ candidate: Picture?) {
+            guard let candidate else { return }
+            guard let current = picture else {
+                picture = candidate
+                return
+            }
+            if candidate.rank.0 > current.rank.0
+                || (candidate.rank.0 == current.rank.0 && candidate.rank.1 > current.rank.1)
+            {
+                picture = candidate
+            }
+        }
+
+        func build(feedTitle: String?, base: (String) -> URL?) -> FeedEntry? {
             let summary = summary ?? content
             guard
-                let title = title.flatMap({ $0.isEmpty ? nil : $0 })
+                let title = title.flatMap({ $0.isEmpty ? nil : $0 }) ?? alternateTitle
                     ?? summary.map({ String(HTMLText.plain($0).prefix(80)) }) ?? link?.absoluteString
             else { return nil }
+            let image =
+                picture?.url
+                ?? [content, summary].lazy.compactMap { $0.flatMap { Self.firstImage(in: $0) } }.first
+                .flatMap(base)
             return FeedEntry(
                 title: title,
                 link: link,
@@ -339,6 +504,25 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
                 id: id ?? link?.absoluteString,
                 feedTitle: feedTitle
             )
+        }
+
+        /// The `src` of the first `<img>` in `html` that is not a one-pixel tracker.
+        static func firstImage(in html: String) -> String? {
+            var rest = html[...]
+            while let open = rest.range(of: "<img", options: .caseInsensitive) {
+                let tail = rest[open.upperBound...]
+                let end = tail.firstIndex(of: ">") ?? tail.endIndex
+                let inside = tail[..<end]
+                rest = tail[end...]
+                guard inside.first.map({ $0.isWhitespace || $0 == "/" }) == true else { continue }
+                let tag = "img" + inside
+                if HTMLText.attribute("width", in: tag) == "1" || HTMLText.attribute("height", in: tag) == "1"
+                {
+                    continue
+                }
+                if let source = HTMLText.attribute("src", in: tag), !source.isEmpty { return source }
+            }
+            return nil
         }
     }
 }
@@ -460,12 +644,39 @@ public enum FeedReader {
         .eraseToAnyPublisher()
     }
 
-    /// Every entry of the feed in `data`, parsed on the calling thread.
-    public static func read(_ data: Data, baseURL: URL? = nil) throws(FeedError) -> [FeedEntry] {
-        let parser = XMLParser(data: try prepared(data))
+    /// Every entry of the feed in `data`, parsed on the calling thread; `contentType` is the
+    /// HTTP header it came with, whose charset outranks the document's declaration.
+    public static func read(
+        _ data: Data,
+        baseURL: URL? = nil,
+        contentType: String? = nil
+    ) throws(FeedError) -> [FeedEntry] {
+        try document(data, baseURL: baseURL, contentType: contentType).entries
+    }
+
+    /// The feed in `data`, parsed on the calling thread, with the flaws that were forgiven.
+    ///
+    /// XML that breaks off after some entries are complete still yields them, with
+    /// ``FeedRepair/stoppedEarly(_:)`` among the flaws; XML that breaks before any entry is
+    /// complete, and a document that is no feed, is an error.
+    ///
+    /// - Parameters:
+    ///   - data: The document as it was received.
+    ///   - baseURL: Where it came from, for relative links.
+    ///   - contentType: The HTTP `Content-Type` it came with, whose charset outranks the
+    ///     document's own declaration.
+    public static func document(
+        _ data: Data,
+        baseURL: URL? = nil,
+        contentType: String? = nil
+    ) throws(FeedError) -> FeedDocument {
+        let prepared = try preparation(of: data, contentType: contentType)
+        let parser = XMLParser(data: prepared.data)
         let publicist = FeedPublicist(parser: parser, baseURL: baseURL)
         var entries: [FeedEntry] = []
         var failure: FeedError?
+        var title: String?
+        let titles = publicist.title.sink { title = $0 }
         let subscription = publicist.entries.sink(
             receiveCompletion: { completion in
                 if case .failure(let error) = completion { failure = error }
@@ -474,7 +685,16 @@ public enum FeedReader {
         )
         publicist.parse()
         subscription.cancel()
-        if let failure { throw failure }
-        return entries
+        titles.cancel()
+        guard let failure else {
+            return FeedDocument(title: title, entries: entries, forgiven: prepared.forgiven)
+        }
+        // As a lenient reader does, a feed that breaks off keeps the entries it completed.
+        guard case .malformed = failure.kind, !entries.isEmpty else { throw failure }
+        return FeedDocument(
+            title: title,
+            entries: entries,
+            forgiven: prepared.forgiven + [.stoppedEarly(failure)]
+        )
     }
 }

@@ -4,8 +4,10 @@ import NewsAPI
 extension NewsSandbox {
     /// `/feeds/{category}.rss` or `.atom`: the category's latest headlines as RSS 2.0 or Atom,
     /// with the quirks real feeds have: CDATA, HTML in summaries, a missing date, dates in
-    /// several forms, relative links, `xml:base`.
+    /// several forms, relative links, `xml:base`. `/feeds/quirks/{name}` serves the shapes of
+    /// ``feedQuirks``.
     func feed(_ request: SandboxRequest, name: String) -> SandboxResponse {
+        if name.hasPrefix("quirks/") { return quirkyFeed(named: String(name.dropFirst("quirks/".count))) }
         let parts = name.split(separator: ".")
         guard parts.count == 2, let category = NewsCategory(rawValue: String(parts[0])),
             parts[1] == "rss" || parts[1] == "atom"

@@ -47,6 +47,13 @@ enum NewsFormat {
         return lines.joined(separator: "\n") + "\n\n\(entries.count) entries."
     }
 
+    /// A note of the flaws a feed was forgiven, or nil when it had none.
+    static func forgiven(_ repairs: [FeedRepair]) -> String? {
+        guard !repairs.isEmpty else { return nil }
+        return "note: the feed is not well-formed; to read it, the reader "
+            + repairs.map(\.description).joined(separator: "; ") + "."
+    }
+
     /// One line a source: id, name, category, country and language.
     static func sources(_ sources: [NewsSource]) -> String {
         guard !sources.isEmpty else { return "No sources." }
@@ -71,6 +78,31 @@ enum NewsFormat {
         case ..<(30 * 86_400): return ago(seconds / 86_400, "day")
         case ..<(365 * 86_400): return ago(seconds / (30 * 86_400), "month")
         default: return ago(seconds / (365 * 86_400), "year")
+        }
+    }
+
+    /// A feed entry in the shape of NewsAPI's articles, with null for what the feed leaves out
+    /// (a link, a date) rather than anything made up.
+    struct FeedArticle: Encodable {
+        var entry: FeedEntry
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(
+                Article.Source(id: nil, name: entry.feedTitle ?? entry.link?.host ?? ""),
+                forKey: .source
+            )
+            try container.encode(entry.author, forKey: .author)
+            try container.encode(entry.title, forKey: .title)
+            try container.encode(entry.summaryText, forKey: .description)
+            try container.encode(entry.link, forKey: .url)
+            try container.encode(entry.image, forKey: .urlToImage)
+            try container.encode(entry.published.map(Article.timestamp), forKey: .publishedAt)
+            try container.encode(entry.id, forKey: .id)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case source, author, title, description, url, urlToImage, publishedAt, id
         }
     }
 

@@ -73,7 +73,7 @@ package enum HTMLText {
     }
 
     /// The value of attribute `name` in the inside of a tag, such as `a href="x" rel=nofollow`.
-    fileprivate static func attribute(_ name: String, in tag: String) -> String? {
+    package static func attribute(_ name: String, in tag: String) -> String? {
         var rest = tag.drop { !$0.isWhitespace }
         while let start = rest.firstIndex(where: { !$0.isWhitespace }) {
             rest = rest[start...]

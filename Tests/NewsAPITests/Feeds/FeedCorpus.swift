@@ -1,5 +1,19 @@
+import Foundation
+import NewsAPI
+import NewsSandbox
+
 /// Feeds written for the tests, each with the quirks real feeds have.
 enum FeedCorpus {
+    /// The sandbox's quirky feed `name`, read as if it had been fetched with its `Content-Type`.
+    static func quirk(_ name: String) throws -> FeedDocument {
+        let feed = NewsSandbox.feedQuirk(name)
+        return try FeedReader.document(
+            feed.body,
+            baseURL: URL(string: "https://example.com/feed"),
+            contentType: feed.contentType
+        )
+    }
+
     static let rss = """
         <?xml version="1.0" encoding="UTF-8"?>
         <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/"

@@ -56,7 +56,7 @@ import TributaryTestSupport
         #expect(robots.id == "urn:uuid:1225c695-cfb8-4ebb-aaaa-80da344efa6a")
 
         let relative = entries[1]
-        #expect(relative.title == "Relative <em>link</em>")
+        #expect(relative.title == "Relative link")
         #expect(relative.link == URL(string: "https://atom.example.org/2003/12/14/relative.html"))
         #expect(relative.published == date("2003-12-14T10:20:30Z"))
         #expect(relative.summaryText == "Inline XHTML body")
@@ -69,18 +69,35 @@ import TributaryTestSupport
         #expect(entries[0].feedTitle == "RDF Site")
     }
 
-    @Test func saysWhereMalformedXMLBreaks() {
+    @Test func saysWhereMalformedXMLBreaks() throws {
+        let broken = FeedCorpus.unclosed.replacingOccurrences(of: "</item>", with: "")
         #expect {
-            try FeedReader.read(Data(FeedCorpus.unclosed.utf8))
+            try FeedReader.read(Data(broken.utf8))
         } throws: { error in
             guard let error = error as? FeedError, case .malformed = error.kind else { return false }
             return error.line >= 4 && error.description.contains("line \(error.line)")
         }
+        // Entries completed before the break are kept, and the break is reported.
+        let kept = try FeedReader.document(Data(FeedCorpus.unclosed.utf8))
+        #expect(kept.entries.map(\.title) == ["Good"])
+        guard case .stoppedEarly(let error) = kept.forgiven.last, case .malformed = error.kind else {
+            Issue.record("expected the break to be reported, got \(kept.forgiven)")
+            return
+        }
+        #expect(error.line >= 4)
+        #expect(
+            kept.forgiven.last?.description
+                == "kept the entries before the XML breaks at line \(error.line), column \(error.column)"
+        )
     }
 
     @Test func refusesADocumentThatIsNotAFeed() {
-        #expect(throws: FeedError(.notAFeed(root: "html"), line: 1, column: 6)) {
+        #expect(throws: FeedError(.notAFeed(root: "html"), line: 1, column: 1)) {
             try FeedReader.read(Data(FeedCorpus.html.utf8))
+        }
+        // A root that is no feed's, found by the parser.
+        #expect(throws: FeedError(.notAFeed(root: "opml"), line: 1, column: 6)) {
+            try FeedReader.read(Data("<opml><body/></opml>".utf8))
         }
         #expect(throws: FeedError.self) { try FeedReader.read(Data()) }
     }

@@ -1,0 +1,282 @@
+extension FeedMarkup {
+    /// Repairs in `bytes` (UTF-8) the flaws for which `XMLParser` gives up on a whole document
+    /// although what they mean is plain: characters XML does not allow, HTML entities, bare
+    /// ampersands, namespace prefixes nobody declared. Returns what it repaired.
+    static func forgive(_ bytes: inout [UInt8]) -> [FeedRepair] {
+        var scan = ForgivingScan(bytes: removingInvalidCharacters(from: bytes))
+        scan.run()
+        bytes = scan.output
+        var repairs: [FeedRepair] = []
+        if scan.removedCharacters > 0 {
+            repairs.append(.removedInvalidCharacters(count: scan.removedCharacters))
+        }
+        if !scan.entities.isEmpty { repairs.append(.mappedHTMLEntities(scan.entities)) }
+        if scan.ampersands > 0 { repairs.append(.escapedAmpersands(count: scan.ampersands)) }
+        if !scan.undeclared.isEmpty { repairs.append(.declaredPrefixes(scan.undeclared)) }
+        return repairs
+    }
+
+    /// `bytes` without the control characters, U+FFFE and U+FFFF, which XML allows nowhere.
+    private static func removingInvalidCharacters(from bytes: [UInt8]) -> (bytes: [UInt8], removed: Int) {
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.count)
+        var removed = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
+                removed += 1
+                index += 1
+            } else if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF,
+                bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF
+            {
+                removed += 1
+                index += 3
+            } else {
+                kept.append(byte)
+                index += 1
+            }
+        }
+        return (kept, removed)
+    }
+
+    /// Whether XML allows the code point `value` in a document.
+    static func isXMLCharacter(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+        default: false
+        }
+    }
+}
+
+/// One pass over a document that copies it, repairing references and noting prefixes.
+private struct ForgivingScan {
+    let bytes: [UInt8]
+    var output: [UInt8] = []
+    var removedCharacters: Int
+    var entities: [String] = []
+    var ampersands = 0
+    private var used: [String] = []
+    private var declared: Set<String> = []
+    /// Where in `output` the root element's name ends: where missing declarations go.
+    private var rootNameEnd: Int?
+    private var index = 0
+
+    init(bytes: (bytes: [UInt8], removed: Int)) {
+        self.bytes = bytes.bytes
+        removedCharacters = bytes.removed
+        output.reserveCapacity(bytes.bytes.count + 256)
+    }
+
+    var undeclared: [String] { used.filter { !declared.contains($0) } }
+
+    /// Namespaces of the prefixes feeds most often forget to declare.
+    private static let knownNamespaces: [String: String] = [
+        "media": "http://search.yahoo.com/mrss/", "dc": "http://purl.org/dc/elements/1.1/",
+        "dcterms": "http://purl.org/dc/terms/", "content": "http://purl.org/rss/1.0/modules/content/",
+        "itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd", "atom": "http://www.w3.org/2005/Atom",
+        "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "rss": "http://purl.org/rss/1.0/",
+        "slash": "http://purl.org/rss/1.0/modules/slash/",
+        "sy": "http://purl.org/rss/1.0/modules/syndication/",
+        "georss": "http://www.georss.org/georss", "feedburner": "http://rssnamespace.org/feedburner/ext/1.0",
+        "wfw": "http://wellformedweb.org/CommentAPI/",
+    ]
+
+    mutating func run() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "&"): reference()
+            case UInt8(ascii: "<"): markup()
+            default:
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        let missing = undeclared
+        guard !missing.isEmpty, let rootNameEnd else { return }
+        let declarations = missing.map { prefix in
+            " xmlns:\(prefix)=\"\(Self.knownNamespaces[prefix] ?? "urn:x-undeclared:\(prefix)")\""
+        }
+        output.insert(contentsOf: declarations.joined().utf8, at: rootNameEnd)
+    }
+
+    /// Copies up to and including `terminator`, or to the end.
+    private mutating func copy(through terminator: String, from start: Int) {
+        let end = FeedMarkup.find(Array(terminator.utf8), in: bytes, from: start).map {
+            $0 + terminator.utf8.count
+        }
+        let stop = end ?? bytes.count
+        output.append(contentsOf: bytes[index..<stop])
+        index = stop
+    }
+
+    private mutating func markup() {
+        if FeedMarkup.starts(Array("<!--".utf8), in: bytes, at: index) {
+            copy(through: "-->", from: index + 4)
+        } else if FeedMarkup.starts(Array("<![CDATA[".utf8), in: bytes, at: index) {
+            copy(through: "]]>", from: index + 9)
+        } else if FeedMarkup.starts(Array("<?".utf8), in: bytes, at: index) {
+            copy(through: "?>", from: index + 2)
+        } else if FeedMarkup.starts(Array("<!".utf8), in: bytes, at: index) {
+            declaration()
+        } else {
+            tag()
+        }
+    }
+
+    /// A document type declaration, copied as it is, brackets and quotes respected.
+    private mutating func declaration() {
+        var depth = 0
+        var quote: UInt8?
+        while index < bytes.count {
+            let byte = bytes[index]
+            output.append(byte)
+            index += 1
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                depth += 1
+            } else if byte == UInt8(ascii: "]") {
+                depth -= 1
+            } else if byte == UInt8(ascii: ">"), depth <= 0 {
+                return
+            }
+        }
+    }
+
+    private mutating func tag() {
+        output.append(bytes[index])
+        index += 1
+        let isEnd = index < bytes.count && bytes[index] == UInt8(ascii: "/")
+        if isEnd {
+            output.append(bytes[index])
+            index += 1
+        }
+        let name = self.name()
+        note(name, isAttribute: false)
+        if !isEnd, !name.isEmpty, rootNameEnd == nil { rootNameEnd = output.count }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ">") {
+                output.append(byte)
+                index += 1
+                return
+            }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quoted(byte)
+            } else if Self.isNameByte(byte) {
+                note(self.name(), isAttribute: true)
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
+    }
+
+    /// Copies an attribute value, repairing its references and escaping a raw `<`.
+    private mutating func quoted(_ quote: UInt8) {
+        output.append(quote)
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == quote {
+                output.append(byte)
+                index += 1
+                return
+            } else if byte == UInt8(ascii: "&") {
+                reference()
+            } else if byte == UInt8(ascii: "<") {
+                output.append(contentsOf: "&lt;".utf8)
+                index += 1
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+            UInt8(ascii: "."), 0x80...0xFF:
+            true
+        default: false
+        }
+    }
+
+    /// Copies a name and returns it.
+    private mutating func name() -> String {
+        let start = index
+        while index < bytes.count, Self.isNameByte(bytes[index]) { index += 1 }
+        output.append(contentsOf: bytes[start..<index])
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private mutating func note(_ name: String, isAttribute: Bool) {
+        guard let colon = name.firstIndex(of: ":") else { return }
+        let prefix = String(name[..<colon])
+        if isAttribute, prefix == "xmlns" {
+            declared.insert(String(name[name.index(after: colon)...]))
+        } else if prefix != "xml", prefix != "xmlns", !prefix.isEmpty, !used.contains(prefix) {
+            used.append(prefix)
+        }
+    }
+
+    /// An `&` in text or in an attribute value: a reference kept, mapped or dropped, or a bare
+    /// ampersand escaped.
+    private mutating func reference() {
+        var end = index + 1
+        while end < bytes.count, end - index <= 32, bytes[end] != UInt8(ascii: ";"),
+            Self.isReferenceByte(bytes[end])
+        {
+            end += 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > index + 1 else {
+            escapeAmpersand()
+            return
+        }
+        let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)[...]
+        if name.first == "#" {
+            let digits = name.dropFirst()
+            let value =
+                digits.first == "x" || digits.first == "X"
+                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            guard let value else {
+                escapeAmpersand()
+                return
+            }
+            if FeedMarkup.isXMLCharacter(value) {
+                output.append(contentsOf: bytes[index...end])
+            } else {
+                removedCharacters += 1
+            }
+        } else if ["amp", "lt", "gt", "quot", "apos"].contains(name) {
+            output.append(contentsOf: bytes[index...end])
+        } else if let scalar = FeedEntities.scalar(named: name) {
+            output.append(contentsOf: "&#\(scalar);".utf8)
+            if !entities.contains(String(name)) { entities.append(String(name)) }
+        } else {
+            escapeAmpersand()
+            return
+        }
+        index = end + 1
+    }
+
+    private mutating func escapeAmpersand() {
+        output.append(contentsOf: "&amp;".utf8)
+        ampersands += 1
+        index += 1
+    }
+
+    private static func isReferenceByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "#"):
+            true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// A flaw in a feed that the reader forgave rather than reject the whole document, as a
+/// lenient reader does; ``FeedDocument/forgiven`` lists them, so that a feed's publisher (or a
+/// curious reader) can learn what was wrong.
+public enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
+    /// Characters XML does not allow anywhere (control characters such as U+0003, U+FFFE), raw
+    /// or as character references, were removed.
+    case removedInvalidCharacters(count: Int)
+    /// HTML's named entities, which XML does not define, were read as HTML reads them.
+    case mappedHTMLEntities([String])
+    /// Ampersands that start no entity were read as text.
+    case escapedAmpersands(count: Int)
+    /// Namespace prefixes used without a declaration were declared.
+    case declaredPrefixes([String])
+    /// The XML breaks off where `error` says; the entries before it were kept.
+    case stoppedEarly(FeedError)
+
+    public var description: String {
+        switch self {
+        case .removedInvalidCharacters(let count):
+            "removed \(count) character\(count == 1 ? "" : "s") XML does not allow"
+        case .mappedHTMLEntities(let names):
+            "read the HTML entit\(names.count == 1 ? "y" : "ies") \(names.map { "&\($0);" }.joined(separator: " "))"
+        case .escapedAmpersands(let count):
+            "read \(count) bare ampersand\(count == 1 ? "" : "s") as text"
+        case .declaredPrefixes(let prefixes):
+            "declared the namespace prefix\(prefixes.count == 1 ? "" : "es") \(prefixes.joined(separator: ", "))"
+        case .stoppedEarly(let error):
+            "kept the entries before the XML breaks at line \(error.line), column \(error.column)"
+        }
+    }
+}
