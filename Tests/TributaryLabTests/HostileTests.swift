@@ -147,6 +147,42 @@ struct HostileTests {
         }
     }
 
+    /// Many people opening one share link at once: every read is answered, and the lab goes on
+    /// answering (reads made in place once held every shared thread waiting for a reader).
+    @Test func answersManyReadsOfOneDocumentAtOnce() async throws {
+        try await withLab { lab in
+            let created = try await lab.send(.post, "/api/streams", body: document(named: "Shared link"))
+            let id = try #require(created.json["id"] as? String)
+            let statuses = Locked<[Int]>([])
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<60 {
+                    group.addTask {
+                        let path = index % 2 == 0 ? "/api/streams/\(id)" : "/api/streams/\(id)/versions"
+                        let status = try await lab.send(.get, path, authorized: false).status
+                        statuses.withLock { $0.append(status) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(statuses.current.count == 60 && statuses.current.allSatisfy { $0 == 200 })
+            #expect(try await lab.send(.get, "/api/health", authorized: false).status == 200)
+        }
+    }
+
+    /// A body that stops arriving, or says it is larger than the limit, does not hold its
+    /// connection.
+    @Test func refusesABodyThatNeverArrivesOrIsTooLarge() async throws {
+        try await withLab { lab in
+            let port = lab.base.port ?? 0
+            let declared = try RawConnection(port: port)
+            declared.send(
+                "POST /api/streams HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(lab.token)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 99999999\r\n\r\n{"
+            )
+            #expect(await declared.status() == 413)
+        }
+    }
+
     @Test func aHugeMarbleDiagramIsRefused() async throws {
         try await withLab { lab in
             let marbles = String(repeating: "a", count: 1 << 20)

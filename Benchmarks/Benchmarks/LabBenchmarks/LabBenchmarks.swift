@@ -217,4 +217,5 @@ let benchmarks: @Sendable () -> Void = {
     saveBenchmarks()
     idleConnectionBenchmarks()
     newsBenchmarks()
+    hostileBenchmarks()
 }

@@ -84,7 +84,14 @@ struct DocumentsController {
                 message: "A save names the version it is based on, as If-Match: \"N\"."
             )
         }
-        guard let base = Self.versions(in: match).first else {
+        // `*` is whatever version is current; a list matches if any of it does.
+        let named = Self.versions(in: match)
+        let base: Int
+        if match.trimmingCharacters(in: .whitespaces) == "*" {
+            base = try await service.store.latestVersion(id)
+        } else if let highest = named.max() {
+            base = highest
+        } else {
             throw LabError.badRequest("badVersion", "If-Match names no version.")
         }
         let document = try await Self.document(of: request, limit: maximumBodySize)
@@ -146,15 +153,32 @@ struct DocumentsController {
                 message: "The body must be JSON, sent as Content-Type: application/json."
             )
         }
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw tooLarge(limit)
+        }
         let bytes: ByteBuffer
         do {
-            bytes = try await request.body.collect(upTo: limit)
+            bytes = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await request.body.collect(upTo: limit) }
+                // A body that stops arriving holds its connection no longer than this.
+                group.addTask {
+                    try await Task.sleep(for: bodyTimeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let bytes = first else {
+                    throw LabError(
+                        status: .requestTimeout,
+                        code: "bodyTimeout",
+                        message: "The body did not arrive within \(bodyTimeout)."
+                    )
+                }
+                return bytes
+            }
+        } catch let error as LabError {
+            throw error
         } catch {
-            throw LabError(
-                status: .contentTooLarge,
-                code: "tooLarge",
-                message: "The body is larger than the \(limit.formatted(.byteCount(style: .binary))) limit."
-            )
+            throw tooLarge(limit)
         }
         let data = Data(bytes.readableBytesView)
         do {
@@ -163,6 +187,17 @@ struct DocumentsController {
             throw LabError.badRequest("malformedJSON", "The body is not JSON: \(error.localizedDescription)")
         }
         return data
+    }
+
+    /// How long a body may take to arrive.
+    static let bodyTimeout = Duration.seconds(30)
+
+    static func tooLarge(_ limit: Int) -> LabError {
+        LabError(
+            status: .contentTooLarge,
+            code: "tooLarge",
+            message: "The body is larger than the \(limit.formatted(.byteCount(style: .binary))) limit."
+        )
     }
 
     /// The request's body as a valid stream document; `422` with the path for one that breaks a

@@ -30,7 +30,10 @@ struct LiveController {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let id = context.requestContext.parameters.get("id") ?? ""
-            let canWrite = context.requestContext.access != .anonymous
+            // Browsers name the origin of every WebSocket; a session's socket that names none did
+            // not come from a page of the lab's, and may watch but not save.
+            let access = context.requestContext.access
+            let canWrite = access == .token || (access == .session && context.request.headers[.origin] != nil)
             try await connections.serve(context.requestContext.remoteHost, outbound: outbound) {
                 try await live(id: id, canWrite: canWrite, inbound: inbound, outbound: outbound)
             }
