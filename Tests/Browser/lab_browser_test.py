@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import urllib.request
 
 from selenium import webdriver
@@ -65,7 +66,8 @@ class Run:
             print(f"ok   {name}")
         except Exception as error:  # noqa: BLE001 - every failure is reported by step
             self.failures.append(name)
-            print(f"FAIL {name}: {type(error).__name__}: {error}")
+            line = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == __file__ and f.name != "wait"][-1]
+            print(f"FAIL {name} (line {line}): {type(error).__name__}: {error}")
         finally:
             driver.save_screenshot(os.path.join(self.shots, f"{name}.png"))
 
@@ -163,6 +165,115 @@ def news(run, driver):
             assert name in card.find_element(By.CSS_SELECTOR, ".meta").text
 
     run.step("news-source", driver, source)
+
+    def tab(name):
+        driver.find_element(By.XPATH, f"//button[@role='tab' and normalize-space()='{name}']").click()
+
+    def status_text():
+        return driver.find_element(By.ID, "news-status").text
+
+    def alerts():
+        return [a.text for a in driver.find_elements(By.CSS_SELECTOR, "main [role=alert]") if a.text]
+
+    def selection():
+        driver.get(base + "/news?view=top&country=us")
+        wait(driver, lambda: len(cards(driver)) > 0)
+        # The Search tab with an empty box shows its prompt, none of the headlines.
+        tab("Search")
+        wait(driver, lambda: "Type to search every article." in status_text())
+        assert not cards(driver) and "articles" not in status_text().replace("every article", ""), status_text()
+        time.sleep(0.8)
+        assert not cards(driver), "headlines came back under the Search tab"
+        # A new category never shows the old one's cards while it loads.
+        driver.get(base + "/news?view=category&category=business&country=us")
+        wait(driver, lambda: len(cards(driver)) > 0)
+        business = {c.find_element(By.TAG_NAME, "h3").text for c in cards(driver)}
+        driver.execute_script("""
+            window.seen = [];
+            new MutationObserver(() => window.seen.push(
+              [...document.querySelectorAll('ul.articles li.card h3')].map(h => h.textContent)
+            )).observe(document.querySelector('ul.articles'), { childList: true });""")
+        select = driver.find_element(By.CSS_SELECTOR, "select[aria-label=Category]")
+        driver.execute_script("arguments[0].value = 'sports'; arguments[0].dispatchEvent(new Event('change'))", select)
+        wait(driver, lambda: len(cards(driver)) > 0 and "category=sports" in driver.current_url)
+        seen = driver.execute_script("return window.seen")
+        assert all(not (set(titles) & business) for titles in seen), "business cards shown under sports"
+        # Clearing a search returns to the prompt, its results gone.
+        tab("Search")
+        box = wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "input[type=search]"))
+        box.send_keys("compiler")
+        wait(driver, lambda: len(cards(driver)) > 0)
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.BACKSPACE)
+        wait(driver, lambda: "Type to search every article." in status_text() and not cards(driver))
+
+    run.step("news-selection", driver, selection)
+
+    def typing():
+        driver.get(base + "/news?view=search")
+        box = wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "input[type=search]"))
+        box.send_keys("compiler")
+        wait(driver, lambda: len(cards(driver)) > 0)
+        shown = len(cards(driver))
+        for text in [" OR", ' "open', " (", " NOT", " AND"]:
+            box.send_keys(Keys.CONTROL, "a")
+            box.send_keys("compiler" + text)
+            end = time.time() + 1.2
+            while time.time() < end:
+                assert not alerts(), f"{text!r}: {alerts()}"
+                time.sleep(0.05)
+            hint = driver.find_element(By.ID, "query-state").text
+            assert hint.startswith("Finish the query") or hint.startswith("Close the"), hint
+            assert len(cards(driver)) == shown
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys("compiler OR swift")
+        wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "ul.articles").get_attribute("data-query") == "compiler OR swift")
+        assert not driver.find_element(By.ID, "query-state").text
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys("compiler)")
+        wait(driver, lambda: alerts())
+        assert "closes no parenthesis" in alerts()[0] and "q parameter" not in alerts()[0], alerts()
+
+    run.step("news-typing", driver, typing)
+
+    def back_and_forward():
+        driver.get(base + "/news?view=top&country=us")
+        wait(driver, lambda: len(cards(driver)) > 0)
+        tab("Categories")
+        wait(driver, lambda: "view=category" in driver.current_url and len(cards(driver)) > 0)
+        select = driver.find_element(By.CSS_SELECTOR, "select[aria-label=Category]")
+        driver.execute_script("arguments[0].value = 'sports'; arguments[0].dispatchEvent(new Event('change'))", select)
+        wait(driver, lambda: "category=sports" in driver.current_url)
+        country = driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]")
+        driver.execute_script("arguments[0].value = 'gb'; arguments[0].dispatchEvent(new Event('change'))", country)
+        wait(driver, lambda: "country=gb" in driver.current_url and "of" in status_text() or "No articles" in status_text())
+        driver.back()
+        wait(driver, lambda: "country=us" in driver.current_url and "category=sports" in driver.current_url)
+        wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]").get_attribute("value") == "us")
+        driver.back()
+        wait(driver, lambda: "category=technology" in driver.current_url)
+        assert driver.find_element(By.CSS_SELECTOR, "select[aria-label=Category]").get_attribute("value") == "technology"
+        driver.back()
+        wait(driver, lambda: "view=top" in driver.current_url and len(cards(driver)) > 0)
+        selected = driver.find_element(By.CSS_SELECTOR, "[role=tab][aria-selected=true]").text
+        assert selected == "Top headlines", selected
+        driver.forward()
+        wait(driver, lambda: "view=category" in driver.current_url and len(cards(driver)) > 0)
+        # A search is an entry too; a reload keeps the view.
+        tab("Search")
+        box = wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "input[type=search]"))
+        box.send_keys("compiler")
+        wait(driver, lambda: "q=compiler" in driver.current_url and len(cards(driver)) > 0)
+        driver.refresh()
+        wait(driver, lambda: len(cards(driver)) > 0)
+        assert driver.find_element(By.CSS_SELECTOR, "input[type=search]").get_attribute("value") == "compiler"
+        driver.back()
+        wait(driver, lambda: "view=search" in driver.current_url and "q=" not in driver.current_url)
+        driver.back()
+        wait(driver, lambda: "view=category" in driver.current_url and len(cards(driver)) > 0)
+        assert driver.current_url.startswith(base), driver.current_url
+
+    run.step("news-history", driver, back_and_forward)
 
 
 def editor_text(driver):

@@ -107,7 +107,7 @@ struct NewsLiveTests {
             let articles = try #require(Self.loaded(page).last?["articles"] as? [[String: Any]])
             #expect(!articles.isEmpty)
             page.send(
-                #"{"type":"input","feed":{"kind":"feed","url":"http://10.1.2.3/feed.rss"},"searchText":""}"#
+                #"{"type":"input","feed":{"kind":"feed","url":"http://10.1.2.3/feed.rss"},"searchText":"","seq":7}"#
             )
             try await waitUntil {
                 page.messages(of: "articles").contains { $0["state"] as? String == "failed" }
@@ -117,6 +117,14 @@ struct NewsLiveTests {
             )
             let message = try #require(failed["error"] as? String)
             #expect(!message.isEmpty)
+            // The failure is the new feed's own: nothing of the feed before stays under it, and
+            // every state since the choice says which input it follows.
+            #expect((failed["articles"] as? [Any])?.isEmpty == true)
+            let since = page.messages(of: "articles").drop { ($0["seq"] as? Int) != 7 }
+            #expect(!since.isEmpty)
+            #expect(
+                since.allSatisfy { ($0["articles"] as? [Any])?.isEmpty == true && $0["seq"] as? Int == 7 }
+            )
             page.send(#"{"type":"input","feed":{"kind":"feed","url":"javascript:alert(1)"},"searchText":""}"#)
             try await waitUntil { !page.messages(of: "invalid").isEmpty }
             page.close()

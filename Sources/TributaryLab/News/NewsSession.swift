@@ -7,9 +7,11 @@ import Tributary
 /// app uses, fed the page's inputs and sending back their state as JSON whenever it changes.
 ///
 /// Inputs: `{"type":"input","feed":{"kind":"top"|"category"|"search"|"source"|"feed",…},
-/// "searchText":"…"}`, `{"type":"loadMore"}`, `{"type":"refresh"}` and
-/// `{"type":"sources","country":…,"category":…,"searchText":…}`. Outputs: `{"type":"articles",…}`
-/// and `{"type":"sources",…}`, each a whole state.
+/// "searchText":"…","seq":n}`, `{"type":"loadMore"}`, `{"type":"refresh"}`,
+/// `{"type":"sources","country":…,"category":…,"searchText":…,"seq":n}` and
+/// `{"type":"refreshSources"}`. Outputs: `{"type":"articles",…}` and `{"type":"sources",…}`,
+/// each a whole state carrying the `seq` of the last input applied, so that the page can
+/// leave aside a state that was made before its latest choice.
 @MainActor
 final class NewsSession {
     private let news: LabNews
@@ -21,6 +23,8 @@ final class NewsSession {
     private var loading: ArticlesViewModel.PageRequest?
     private var shownQuery = ""
     private var lastSent: [String: String] = [:]
+    private var articlesInput = 0
+    private var sourcesInput = 0
 
     init(news: LabNews, send: @escaping @Sendable (String) -> Void) {
         self.news = news
@@ -45,12 +49,14 @@ final class NewsSession {
                 return
             }
             let searchText = String((message.searchText ?? "").prefix(500))
+            articlesInput = message.seq ?? articlesInput
             if let articles {
                 if articles.feed != feed { articles.feed = feed }
                 if articles.searchText != searchText { articles.searchText = searchText }
             } else {
                 start(feed: feed, searchText: searchText)
             }
+            pushArticles()
         case "loadMore":
             articles?.loadMore()
         case "refresh":
@@ -58,10 +64,14 @@ final class NewsSession {
         case "sources":
             let country = message.country.flatMap { $0.isEmpty ? nil : $0 }
             let category = message.category.flatMap(NewsCategory.init(rawValue:))
+            sourcesInput = message.seq ?? sourcesInput
             let model = sources ?? startSources()
             if model.country != country { model.country = country }
             if model.category != category { model.category = category }
             if model.searchText != message.searchText ?? "" { model.searchText = message.searchText ?? "" }
+            pushSources()
+        case "refreshSources":
+            sources?.refresh()
         default:
             send(LiveMessage.invalid("unknownMessage", "There is no message of type \"\(message.type)\"."))
         }
@@ -106,6 +116,7 @@ final class NewsSession {
         default: break
         }
         let (state, error) = Self.describe(model.state, message: model.errorMessage)
+        let unfinished = model.queryIssue.flatMap { $0.isUnfinished ? $0.description : nil }
         let shown = model.articles.filter { !$0.isRemoved }.map { article in
             ArticleCard(
                 title: article.title,
@@ -120,8 +131,12 @@ final class NewsSession {
         deliver(
             "articles",
             ArticlesState(
+                seq: articlesInput,
                 state: state,
+                refreshing: model.isRefreshing,
+                loadingMore: model.state.isLoading && model.isLoadingMore,
                 searchText: shownQuery,
+                unfinishedQuery: unfinished,
                 articles: shown,
                 error: error,
                 canLoadMore: model.canLoadMore,
@@ -142,7 +157,7 @@ final class NewsSession {
                 country: $0.country
             )
         }
-        deliver("sources", SourcesState(state: state, sources: shown, error: error))
+        deliver("sources", SourcesState(seq: sourcesInput, state: state, sources: shown, error: error))
     }
 
     /// A model's state as the page shows it, and the alert's message after a failure; a
@@ -216,6 +231,7 @@ final class NewsSession {
         var searchText: String?
         var country: String?
         var category: String?
+        var seq: Int?
     }
 
     private struct ArticleCard: Encodable {
@@ -230,8 +246,12 @@ final class NewsSession {
 
     private struct ArticlesState: Encodable {
         var type = "articles"
+        var seq: Int
         var state: String
+        var refreshing: Bool
+        var loadingMore: Bool
         var searchText: String
+        var unfinishedQuery: String?
         var articles: [ArticleCard]
         var error: String?
         var canLoadMore: Bool
@@ -248,6 +268,7 @@ final class NewsSession {
 
     private struct SourcesState: Encodable {
         var type = "sources"
+        var seq: Int
         var state: String
         var sources: [SourceCard]
         var error: String?
