@@ -355,6 +355,30 @@ def streams(run, first, second):
 
     run.step("streams-hostile-title", first, hostile_title)
 
+    def open_example(name):
+        first.get(base + "/streams")
+        wait(first, lambda: first.find_element(By.XPATH, f"//button[contains(., '{name}')]")).click()
+        wait(first, lambda: (first.find_element(By.CSS_SELECTOR, "img.diagram").get_attribute("src") or "").startswith("blob:"))
+        wait(first, lambda: first.execute_script("return document.querySelector('img.diagram').naturalWidth") > 0)
+
+    def readable_marbles():
+        open_example("typing burst")
+        # Shown at no less than 11/13 of its size, so its 13 px value text is at least 11 px.
+        wait(first, lambda: first.execute_script(
+            "const i = document.querySelector('img.diagram'); return i.clientWidth / i.naturalWidth") >= 11 / 13 - 0.01)
+        source = urllib.request.urlopen(f"{base}/api/streams/{first.current_url.split('/streams/')[1]}/diagram.svg").read().decode()
+        assert 'font-size="13" fill="#111">swift</text>' in source
+        assert "← typed" in source
+
+    run.step("streams-marbles", first, readable_marbles)
+
+    def failed_run():
+        open_example("failing")
+        failures = wait(first, lambda: first.find_element(By.ID, "run-failures").text)
+        assert "Division by zero" in failures and "failed at" in failures, failures
+
+    run.step("streams-failed-run", first, failed_run)
+
 
 if __name__ == "__main__":
     main()

@@ -96,6 +96,19 @@ function renderEditor(main, navigate, id) {
   const error = el('div', { class: 'error', id: 'json-error', role: 'status' });
   const form = el('div', {});
   const diagram = el('img', { class: 'diagram', alt: 'Marble diagram of the document' });
+  const diagramBox = el('div', { class: 'diagram-box' }, diagram);
+  const runFailures = el('ul', { class: 'run-failures', id: 'run-failures', 'aria-live': 'polite' });
+  // The diagram fills its box but never shrinks its text below 11 px (it is drawn at 13 px):
+  // a wider one scrolls.
+  const fit = () => {
+    if (!diagram.naturalWidth) return;
+    const room = diagramBox.clientWidth - 2;
+    const smallest = diagram.naturalWidth * 11 / 13;
+    diagram.style.width = `${Math.round(Math.min(Math.max(room, smallest), diagram.naturalWidth * 1.5))}px`;
+  };
+  diagram.addEventListener('load', fit);
+  const resized = new ResizeObserver(fit);
+  resized.observe(diagramBox);
   const lanes = el('pre', { class: 'lanes', 'aria-label': 'Marbles as text' });
   const versions = el('ul', { class: 'versions', 'aria-label': 'Versions' });
 
@@ -105,7 +118,7 @@ function renderEditor(main, navigate, id) {
     banner,
     el('div', { class: 'split' },
       el('div', { class: 'panel' }, el('h2', {}, 'Edit'), form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), text, error),
-      el('div', { class: 'panel' }, el('h2', {}, 'Run'), diagram, lanes, el('h2', {}, 'Versions'), versions)));
+      el('div', { class: 'panel' }, el('h2', {}, 'Run'), runFailures, diagramBox, lanes, el('h2', {}, 'Versions'), versions)));
   text.id = 'json';
 
   // The run takes a few tens of milliseconds: the diagram is new within 150 ms of a pause.
@@ -165,11 +178,23 @@ function renderEditor(main, navigate, id) {
     error.textContent = '';
     heading.textContent = value.name ?? 'Untitled document';
     lanes.textContent = outcome.body.marbles;
+    showFailures(outcome.body);
     if (picture.ok) {
       const previous = diagram.src;
       diagram.src = URL.createObjectURL(await picture.blob());
       if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
     }
+  }
+
+  /** Says on the page why a lane failed, and that a guard stopped the run, as the diagram shows. */
+  function showFailures(body) {
+    const failures = (body.timeline ?? []).filter((event) => event.kind?.failure);
+    const lines = failures.map((event) => {
+      const message = event.kind.failure._0 ?? Object.values(event.kind.failure)[0];
+      return el('li', { role: 'alert' }, el('strong', {}, event.lane), ` failed at ${event.time}s: ${message}`);
+    });
+    if (body.isTruncated) lines.push(el('li', { role: 'alert' }, 'The run was stopped by a guard before every lane ended.'));
+    runFailures.replaceChildren(...lines);
   }
 
   function drawForm(documentObject) {
@@ -335,6 +360,7 @@ function renderEditor(main, navigate, id) {
 
   return () => {
     closed = true;
+    resized.disconnect();
     socket?.close();
   };
 }
