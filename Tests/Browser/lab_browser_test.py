@@ -38,7 +38,7 @@ def start_lab(binary, folder):
     environment.pop("NEWSAPI_BASE_URL", None)
     lab = subprocess.Popen(
         [binary, "lab", "--port", str(port), "--token", TOKEN],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, text=True,
+        stdout=subprocess.PIPE, stderr=open(os.path.join(folder, "lab.log"), "w"), env=environment, text=True,
     )
     line = lab.stdout.readline()
     if "Tributary lab at" not in line:
@@ -97,6 +97,8 @@ def main():
         news(run, first)
         streams(run, first, second)
     finally:
+        if lab.poll() is not None:
+            print(f"the lab had ended with status {lab.returncode}; its log is {folder}/lab.log")
         first.quit()
         second.quit()
         lab.terminate()
@@ -378,6 +380,33 @@ def streams(run, first, second):
         assert "Division by zero" in failures and "failed at" in failures, failures
 
     run.step("streams-failed-run", first, failed_run)
+
+    def operator_fields():
+        open_example("Map, filter and scan")
+        marbles = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[aria-label='Marbles of numbers']"))
+        wait(first, lambda: marbles.get_attribute("value") == "-123(4|)")
+        select = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "select[aria-label='Operator of doubled']"))
+        wait(first, lambda: len(select.find_elements(By.TAG_NAME, "option")) == 13)
+        driver = first
+        driver.execute_script("arguments[0].value = 'debounce'; arguments[0].dispatchEvent(new Event('change'))", select)
+        seconds = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[aria-label='Seconds of doubled']"))
+        node = lambda: next(n for n in json.loads(editor_text(first).get_attribute("value"))["nodes"] if n["id"] == "doubled")
+        assert node()["seconds"] == 0.5 and "expression" not in node(), node()
+        wait(first, lambda: "debounce(0.5s)" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
+        assert first.find_element(By.ID, "json-error").text == ""
+        driver.execute_script("arguments[0].value = '2'; arguments[0].dispatchEvent(new Event('change'))", seconds)
+        wait(first, lambda: node()["seconds"] == 2)
+        select = first.find_element(By.CSS_SELECTOR, "select[aria-label='Operator of doubled']")
+        driver.execute_script("arguments[0].value = 'throttle'; arguments[0].dispatchEvent(new Event('change'))", select)
+        latest = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[aria-label='The latest of a window, not the first of doubled']"))
+        latest.click()
+        wait(first, lambda: node().get("latest") is True and node()["seconds"] == 2)
+        select = first.find_element(By.CSS_SELECTOR, "select[aria-label='Operator of doubled']")
+        driver.execute_script("arguments[0].value = 'merge'; arguments[0].dispatchEvent(new Event('change'))", select)
+        wait(first, lambda: node().get("inputs") == ["numbers"] and "input" not in node() and "seconds" not in node())
+        wait(first, lambda: "merge(numbers)" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
+
+    run.step("streams-operator-fields", first, operator_fields)
 
 
 if __name__ == "__main__":

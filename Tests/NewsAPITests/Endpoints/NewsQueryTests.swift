@@ -46,3 +46,16 @@ struct NewsQueryTests {
         #expect(error?.alertMessage == "This search cannot be made: the “)” closes no parenthesis.")
     }
 }
+
+extension NewsQueryTests {
+    /// Every text on the way to a finished query, typed a character at a time, has an answer.
+    @Test(arguments: [#"compiler "open phrase" OR (swift AND -rust) NOT "x""#, "a OR (b AND (c OR d))"])
+    func readsEveryPrefixOfAQueryAsItIsTyped(_ query: String) {
+        var text = ""
+        for character in query {
+            text.append(character)
+            _ = NewsQuery.issue(in: text)
+        }
+        #expect(NewsQuery.issue(in: text) == nil)
+    }
+}
