@@ -277,6 +277,25 @@ def news(run, driver):
 
     run.step("news-history", driver, back_and_forward)
 
+    def choices():
+        driver.get(base + "/news?view=sources")
+        wait(driver, lambda: "Spain" in driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]").text)
+        offered = driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]").text.split("\n")
+        assert offered[0] == "Any country" and "Netherlands" in offered and "Japan" not in offered, offered
+        wait(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "ul.sources li")) > 1)
+        # The sources grid uses the page's width: several in a row.
+        tops = {round(e.rect["y"]) for e in driver.find_elements(By.CSS_SELECTOR, "ul.sources li")[:4]}
+        assert len(tops) == 1, tops
+        tab("RSS / Atom")
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "[aria-label='Suggested feeds'] button"))
+        driver.find_element(By.XPATH, "//div[@aria-label='Suggested feeds']/button[text()='technology.rss']").click()
+        wait(driver, lambda: len(cards(driver)) > 0 and "feeds%2Ftechnology.rss" in driver.current_url)
+        wait(driver, lambda: driver.find_element(By.ID, "refresh"))
+        driver.find_element(By.ID, "refresh").click()
+        wait(driver, lambda: len(cards(driver)) > 0 and "articles" in status_text())
+
+    run.step("news-choices", driver, choices)
+
 
 def editor_text(driver):
     return driver.find_element(By.CSS_SELECTOR, "textarea.json")

@@ -53,6 +53,24 @@ struct NewsLiveTests {
         }
     }
 
+    /// The pickers offer what the news server has: its sources' countries, and its feeds.
+    @Test func offersTheCountriesOfTheSourcesAndTheSandboxsFeeds() async throws {
+        try await withNewsLab { _, live, sandbox in
+            let page = LiveViewer(live)
+            page.send(#"{"type":"input","feed":{"kind":"top","country":"us"},"searchText":""}"#)
+            try await waitUntil { !page.messages(of: "choices").isEmpty }
+            let choices = try #require(page.messages(of: "choices").first)
+            let countries = try #require(choices["countries"] as? [String])
+            #expect(countries.contains("es") && countries.contains("nl") && countries.contains("us"))
+            #expect(!countries.contains("jp"))
+            let feeds = try #require(choices["feeds"] as? [String])
+            let root = sandbox.deletingLastPathComponent().absoluteString
+            #expect(feeds.contains(root + "feeds/technology.rss"))
+            #expect(feeds.allSatisfy { $0.hasPrefix(root + "feeds/") })
+            page.close()
+        }
+    }
+
     /// A category lists its headlines; the next page is appended; a blank search changes nothing.
     @Test func listsACategoryAndLoadsMore() async throws {
         try await withNewsLab { _, live, _ in

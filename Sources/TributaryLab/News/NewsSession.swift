@@ -9,8 +9,8 @@ import Tributary
 /// Inputs: `{"type":"input","feed":{"kind":"top"|"category"|"search"|"source"|"feed",…},
 /// "searchText":"…","seq":n}`, `{"type":"loadMore"}`, `{"type":"refresh"}`,
 /// `{"type":"sources","country":…,"category":…,"searchText":…,"seq":n}` and
-/// `{"type":"refreshSources"}`. Outputs: `{"type":"articles",…}` and `{"type":"sources",…}`,
-/// each a whole state carrying the `seq` of the last input applied, so that the page can
+/// `{"type":"refreshSources"}`. Outputs: `{"type":"choices","countries":[…],"feeds":[…]}` once,
+/// then `{"type":"articles",…}` and `{"type":"sources",…}`, each a whole state carrying the `seq` of the last input applied, so that the page can
 /// leave aside a state that was made before its latest choice.
 @MainActor
 final class NewsSession {
@@ -24,6 +24,7 @@ final class NewsSession {
     private var shownQuery = ""
     private var lastSent: [String: String] = [:]
     private var articlesInput = 0
+    private var offered = false
     private var sourcesInput = 0
 
     init(news: LabNews, send: @escaping @Sendable (String) -> Void) {
@@ -31,8 +32,30 @@ final class NewsSession {
         self.send = send
     }
 
+    /// Sends, once, what the page's pickers offer: the countries the news server's sources are
+    /// in, and the feeds to start from.
+    private func offerChoices() {
+        guard !offered else { return }
+        offered = true
+        let feeds = news.suggestedFeeds.map(\.absoluteString)
+        news.client.sourcesPublisher(.init())
+            .map(Self.countries(of:))
+            .replaceError(with: [])
+            .receive(on: news.scheduler)
+            .sink { [weak self] countries in
+                self?.deliver("choices", Choices(countries: countries, feeds: feeds))
+            }
+            .store(in: &subscriptions)
+    }
+
+    /// The countries `sources` are in, once each; off the main actor, where answers arrive.
+    nonisolated static func countries(of sources: [NewsSource]) -> [String] {
+        Array(Set(sources.compactMap { $0.country?.lowercased() })).sorted()
+    }
+
     /// Acts on one message from the page.
     func handle(_ text: String) {
+        offerChoices()
         guard let message = try? JSONDecoder().decode(Input.self, from: Data(text.utf8)) else {
             send(LiveMessage.invalid("malformedJSON", "A message is a JSON object with a type."))
             return
@@ -264,6 +287,12 @@ final class NewsSession {
         var description: String?
         var category: String?
         var country: String?
+    }
+
+    private struct Choices: Encodable {
+        var type = "choices"
+        var countries: [String]
+        var feeds: [String]
     }
 
     private struct SourcesState: Encodable {

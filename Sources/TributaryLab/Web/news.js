@@ -36,6 +36,8 @@ export function renderNews(main, navigate) {
   let articles = { state: 'idle', articles: [], canLoadMore: false };
   let sources = { state: 'idle', sources: [] };
   let closed = false;
+  // What the news server has: its sources' countries and feeds to start from, once told.
+  let choices = null;
   // Every input sent is numbered; a state answering an earlier one belongs to a view left.
   let seq = 0;
 
@@ -59,6 +61,15 @@ export function renderNews(main, navigate) {
   });
   socket.addEventListener('message', (event) => {
     const message = JSON.parse(event.data);
+    if (message.type === 'choices') {
+      choices = message;
+      // Only the pickers that depend on them change, not a field someone may be typing in.
+      for (const picker of controls.querySelectorAll('label.country')) {
+        picker.replaceWith(countryPicker({ any: input.view === 'sources' }));
+      }
+      controls.querySelector('.suggestions')?.replaceWith(feedSuggestions());
+      return;
+    }
     if (message.seq < seq) return;
     if (message.type === 'articles') {
       articles = message;
@@ -168,10 +179,17 @@ export function renderNews(main, navigate) {
   }
 
   function countryPicker({ any = false } = {}) {
-    return el('label', {}, 'Country', el('select', {
+    const names = new Intl.DisplayNames(['en'], { type: 'region' });
+    const named = (code) => countries.find(([known]) => known === code)?.[1] ?? (() => {
+      try { return names.of(code.toUpperCase()); } catch { return code; }
+    })();
+    let offered = choices?.countries?.length ? [...choices.countries] : countries.map(([code]) => code);
+    if (input.country && !offered.includes(input.country)) offered = [input.country, ...offered];
+    const options = offered.map((code) => [code, named(code)]).sort((a, b) => a[1].localeCompare(b[1]));
+    return el('label', { class: 'country' }, 'Country', el('select', {
       'aria-label': 'Country', onchange: (event) => change({ country: event.target.value }),
     }, any ? el('option', { value: '', selected: !input.country }, 'Any country') : null,
-    countries.map(([code, name]) => el('option', { value: code, selected: code === input.country }, name))));
+    options.map(([code, name]) => el('option', { value: code, selected: code === input.country }, name))));
   }
 
   const typed = (text) => {
@@ -192,6 +210,14 @@ export function renderNews(main, navigate) {
     return el('label', {}, 'Search', box, el('span', { class: 'hint', id: 'query-state', 'aria-live': 'polite' }));
   }
 
+  /** The feeds the news server suggests, once it has said which. */
+  function feedSuggestions() {
+    const feeds = choices?.feeds ?? [];
+    return el('div', { class: 'suggestions', role: 'group', 'aria-label': 'Suggested feeds' },
+      feeds.length ? el('span', { class: 'meta' }, 'Try') : null,
+      feeds.map((url) => el('button', { type: 'button', class: 'secondary', onclick: () => change({ url }) }, url.split('/').pop())));
+  }
+
   function drawControls() {
     drawTabs();
     const parts = [];
@@ -205,6 +231,7 @@ export function renderNews(main, navigate) {
       const field = el('input', { type: 'url', value: input.url, placeholder: 'The feed’s address', 'aria-label': 'Feed URL', required: true });
       parts.push(el('form', { class: 'controls', onsubmit: (event) => { event.preventDefault(); change({ url: field.value.trim() }); } },
         el('label', {}, 'Feed URL', field), el('button', { class: 'primary', type: 'submit' }, 'Read')));
+      parts.push(feedSuggestions());
     }
     if (input.view === 'sources') {
       parts.push(countryPicker({ any: true }));
