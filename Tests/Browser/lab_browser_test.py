@@ -18,6 +18,7 @@ import traceback
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -73,7 +74,9 @@ class Run:
 
 
 def wait(driver, condition, seconds=15):
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda _: condition())
+    # A page redraws parts of itself: an element found a moment ago may be gone, and is looked up again.
+    return WebDriverWait(driver, seconds, poll_frequency=0.05,
+                         ignored_exceptions=[NoSuchElementException, StaleElementReferenceException]).until(lambda _: condition())
 
 
 def api(base, method, path, body=None):
@@ -279,8 +282,8 @@ def news(run, driver):
 
     def choices():
         driver.get(base + "/news?view=sources")
-        wait(driver, lambda: "Spain" in driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]").text)
-        offered = driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]").text.split("\n")
+        offered = wait(driver, lambda: "Spain" in driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]").text
+                       and driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]").text.split("\n"))
         assert offered[0] == "Any country" and "Netherlands" in offered and "Japan" not in offered, offered
         wait(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "ul.sources li")) > 1)
         # The sources grid uses the page's width: several in a row.
