@@ -320,7 +320,7 @@ def streams(run, first, second):
         button.click()
         wait(first, lambda: "/streams/" in first.current_url and len(first.current_url.split("/streams/")[1]) == 22)
         state["id"] = first.current_url.split("/streams/")[1]
-        wait(first, lambda: (first.find_element(By.CSS_SELECTOR, "img.diagram").get_attribute("src") or "").startswith("blob:"))
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, "svg.diagram"))
         wait(first, lambda: "doubled" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
 
     run.step("streams", first, create)
@@ -382,14 +382,17 @@ def streams(run, first, second):
     def open_example(name):
         first.get(base + "/streams")
         wait(first, lambda: first.find_element(By.XPATH, f"//button[contains(., '{name}')]")).click()
-        wait(first, lambda: (first.find_element(By.CSS_SELECTOR, "img.diagram").get_attribute("src") or "").startswith("blob:"))
-        wait(first, lambda: first.execute_script("return document.querySelector('img.diagram').naturalWidth") > 0)
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, "svg.diagram").get_attribute("width"))
 
     def readable_marbles():
         open_example("typing burst")
         # Shown at no less than 11/13 of its size, so its 13 px value text is at least 11 px.
         wait(first, lambda: first.execute_script(
-            "const i = document.querySelector('img.diagram'); return i.clientWidth / i.naturalWidth") >= 11 / 13 - 0.01)
+            "const d = document.querySelector('svg.diagram');"
+            "return d.getBoundingClientRect().width / Number(d.getAttribute('width'))") >= 11 / 13 - 0.01)
+        # A marble's whole value is its hover title, in the page as in the file.
+        titles = first.execute_script("return [...document.querySelectorAll('svg.diagram g.value title')].map(t => t.textContent)")
+        assert "swift ui at 1.4s" in titles, titles
         source = urllib.request.urlopen(f"{base}/api/streams/{first.current_url.split('/streams/')[1]}/diagram.svg").read().decode()
         assert 'font-size="13" fill="#111">swift</text>' in source
         assert "← typed" in source

@@ -103,18 +103,21 @@ function renderEditor(main, navigate, id) {
   const text = el('textarea', { class: 'json', spellcheck: 'false', 'aria-label': 'Document JSON', 'aria-describedby': 'json-error' });
   const error = el('div', { class: 'error', id: 'json-error', role: 'status' });
   const form = el('div', {});
-  const diagram = el('img', { class: 'diagram', alt: 'Marble diagram of the document' });
-  const diagramBox = el('div', { class: 'diagram-box' }, diagram);
+  // The diagram is the lab's own SVG placed in the page, not an image, so that a marble's
+  // title shows its whole value on hover.
+  let diagram = null;
+  const diagramBox = el('div', { class: 'diagram-box' });
   const runFailures = el('ul', { class: 'run-failures', id: 'run-failures', 'aria-live': 'polite' });
   // The diagram fills its box but never shrinks its text below 11 px (it is drawn at 13 px):
   // a wider one scrolls.
   const fit = () => {
-    if (!diagram.naturalWidth) return;
+    const natural = Number(diagram?.getAttribute('width'));
+    if (!natural) return;
     const room = diagramBox.clientWidth - 2;
-    const smallest = diagram.naturalWidth * 11 / 13;
-    diagram.style.width = `${Math.round(Math.min(Math.max(room, smallest), diagram.naturalWidth * 1.5))}px`;
+    const smallest = natural * 11 / 13;
+    diagram.style.width = `${Math.round(Math.min(Math.max(room, smallest), natural * 1.5))}px`;
+    diagram.style.height = 'auto';
   };
-  diagram.addEventListener('load', fit);
   const resized = new ResizeObserver(fit);
   resized.observe(diagramBox);
   const lanes = el('pre', { class: 'lanes', 'aria-label': 'Marbles as text' });
@@ -194,9 +197,14 @@ function renderEditor(main, navigate, id) {
     showMarbles();
     showFailures(outcome.body);
     if (picture.ok) {
-      const previous = diagram.src;
-      diagram.src = URL.createObjectURL(await picture.blob());
-      if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
+      const drawing = new DOMParser().parseFromString(await picture.text(), 'image/svg+xml').documentElement;
+      if (serial !== runs || drawing.nodeName !== 'svg') return;
+      // Only drawing elements: nothing that runs or loads.
+      for (const node of drawing.querySelectorAll('script, foreignObject, a, image, use')) node.remove();
+      diagram = document.importNode(drawing, true);
+      diagram.classList.add('diagram');
+      diagramBox.replaceChildren(diagram);
+      fit();
     }
   }
 
