@@ -17,6 +17,7 @@ extension StreamOperator {
 
         /// The field's key in the node's JSON.
         public var key: String
+        /// What the field holds.
         public var kind: Kind
         /// A few words that say what the field does, for a form's label.
         public var summary: String
@@ -28,11 +29,13 @@ extension StreamOperator {
 
     /// What the catalogue says about one operator.
     public struct Entry: Sendable, Hashable, Codable {
+        /// The operator's name in JSON.
         public var name: Name
         /// One sentence on what the operator does.
         public var summary: String
         /// Whether the node names several inputs (`inputs`) rather than one (`input`).
         public var joins: Bool
+        /// The fields the node reads besides its id and inputs, in the order a form shows them.
         public var parameters: [Parameter]
     }
 
