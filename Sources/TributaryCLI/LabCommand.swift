@@ -11,8 +11,12 @@ import UnixSignals
 struct LabCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lab",
-        abstract: "Serve the lab: stream documents stored, versioned and shared over a JSON API.",
+        abstract: "Serve the lab: a news reader and stream documents stored, versioned and shared.",
         discussion: """
+            The lab's pages are a news reader, driven by the same view models an app uses and \
+            reading NewsAPI with NEWSAPI_KEY, the server at --news-base-url, or else a built-in \
+            sandbox; and an editor of stream documents that runs and draws them as marbles.
+
             Documents are kept in a SQLite file, by default under the user's data directory \
             ($XDG_DATA_HOME/tributary/lab.sqlite), made on first start; with a postgres:// URL, \
             in PostgreSQL, which several labs behind one address can share, each passing on the \

@@ -14,9 +14,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -37,7 +39,7 @@ def start_lab(binary, folder):
     environment.pop("NEWSAPI_BASE_URL", None)
     lab = subprocess.Popen(
         [binary, "lab", "--port", str(port), "--token", TOKEN],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, text=True,
+        stdout=subprocess.PIPE, stderr=open(os.path.join(folder, "lab.log"), "w"), env=environment, text=True,
     )
     line = lab.stdout.readline()
     if "Tributary lab at" not in line:
@@ -65,13 +67,16 @@ class Run:
             print(f"ok   {name}")
         except Exception as error:  # noqa: BLE001 - every failure is reported by step
             self.failures.append(name)
-            print(f"FAIL {name}: {type(error).__name__}: {error}")
+            line = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == __file__ and f.name != "wait"][-1]
+            print(f"FAIL {name} (line {line}): {type(error).__name__}: {error}")
         finally:
             driver.save_screenshot(os.path.join(self.shots, f"{name}.png"))
 
 
 def wait(driver, condition, seconds=15):
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda _: condition())
+    # A page redraws parts of itself: an element found a moment ago may be gone, and is looked up again.
+    return WebDriverWait(driver, seconds, poll_frequency=0.05,
+                         ignored_exceptions=[NoSuchElementException, StaleElementReferenceException]).until(lambda _: condition())
 
 
 def api(base, method, path, body=None):
@@ -95,6 +100,8 @@ def main():
         news(run, first)
         streams(run, first, second)
     finally:
+        if lab.poll() is not None:
+            print(f"the lab had ended with status {lab.returncode}; its log is {folder}/lab.log")
         first.quit()
         second.quit()
         lab.terminate()
@@ -164,6 +171,134 @@ def news(run, driver):
 
     run.step("news-source", driver, source)
 
+    def tab(name):
+        driver.find_element(By.XPATH, f"//button[@role='tab' and normalize-space()='{name}']").click()
+
+    def status_text():
+        return driver.find_element(By.ID, "news-status").text
+
+    def alerts():
+        return [a.text for a in driver.find_elements(By.CSS_SELECTOR, "main [role=alert]") if a.text]
+
+    def selection():
+        driver.get(base + "/news?view=top&country=us")
+        wait(driver, lambda: len(cards(driver)) > 0)
+        # The Search tab with an empty box shows its prompt, none of the headlines.
+        tab("Search")
+        wait(driver, lambda: "Type to search every article." in status_text())
+        assert not cards(driver) and "articles" not in status_text().replace("every article", ""), status_text()
+        time.sleep(0.8)
+        assert not cards(driver), "headlines came back under the Search tab"
+        # A new category never shows the old one's cards while it loads.
+        driver.get(base + "/news?view=category&category=business&country=us")
+        wait(driver, lambda: len(cards(driver)) > 0)
+        business = {c.find_element(By.TAG_NAME, "h3").text for c in cards(driver)}
+        driver.execute_script("""
+            window.seen = [];
+            new MutationObserver(() => window.seen.push(
+              [...document.querySelectorAll('ul.articles li.card h3')].map(h => h.textContent)
+            )).observe(document.querySelector('ul.articles'), { childList: true });""")
+        select = driver.find_element(By.CSS_SELECTOR, "select[aria-label=Category]")
+        driver.execute_script("arguments[0].value = 'sports'; arguments[0].dispatchEvent(new Event('change'))", select)
+        wait(driver, lambda: len(cards(driver)) > 0 and "category=sports" in driver.current_url)
+        seen = driver.execute_script("return window.seen")
+        assert all(not (set(titles) & business) for titles in seen), "business cards shown under sports"
+        # Clearing a search returns to the prompt, its results gone.
+        tab("Search")
+        box = wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "input[type=search]"))
+        box.send_keys("compiler")
+        wait(driver, lambda: len(cards(driver)) > 0)
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.BACKSPACE)
+        wait(driver, lambda: "Type to search every article." in status_text() and not cards(driver))
+
+    run.step("news-selection", driver, selection)
+
+    def typing():
+        driver.get(base + "/news?view=search")
+        box = wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "input[type=search]"))
+        box.send_keys("compiler")
+        wait(driver, lambda: len(cards(driver)) > 0)
+        shown = len(cards(driver))
+        for text in [" OR", ' "open', " (", " NOT", " AND"]:
+            box.send_keys(Keys.CONTROL, "a")
+            box.send_keys("compiler" + text)
+            end = time.time() + 1.2
+            while time.time() < end:
+                assert not alerts(), f"{text!r}: {alerts()}"
+                time.sleep(0.05)
+            hint = driver.find_element(By.ID, "query-state").text
+            assert hint.startswith("Finish the query") or hint.startswith("Close the"), hint
+            assert len(cards(driver)) == shown
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys("compiler OR swift")
+        wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "ul.articles").get_attribute("data-query") == "compiler OR swift")
+        assert not driver.find_element(By.ID, "query-state").text
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys("compiler)")
+        wait(driver, lambda: alerts())
+        assert "closes no parenthesis" in alerts()[0] and "q parameter" not in alerts()[0], alerts()
+
+    run.step("news-typing", driver, typing)
+
+    def back_and_forward():
+        driver.get(base + "/news?view=top&country=us")
+        wait(driver, lambda: len(cards(driver)) > 0)
+        tab("Categories")
+        wait(driver, lambda: "view=category" in driver.current_url and len(cards(driver)) > 0)
+        select = driver.find_element(By.CSS_SELECTOR, "select[aria-label=Category]")
+        driver.execute_script("arguments[0].value = 'sports'; arguments[0].dispatchEvent(new Event('change'))", select)
+        wait(driver, lambda: "category=sports" in driver.current_url)
+        country = driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]")
+        driver.execute_script("arguments[0].value = 'gb'; arguments[0].dispatchEvent(new Event('change'))", country)
+        wait(driver, lambda: "country=gb" in driver.current_url and "of" in status_text() or "No articles" in status_text())
+        driver.back()
+        wait(driver, lambda: "country=us" in driver.current_url and "category=sports" in driver.current_url)
+        wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]").get_attribute("value") == "us")
+        driver.back()
+        wait(driver, lambda: "category=technology" in driver.current_url)
+        assert driver.find_element(By.CSS_SELECTOR, "select[aria-label=Category]").get_attribute("value") == "technology"
+        driver.back()
+        wait(driver, lambda: "view=top" in driver.current_url and len(cards(driver)) > 0)
+        selected = driver.find_element(By.CSS_SELECTOR, "[role=tab][aria-selected=true]").text
+        assert selected == "Top headlines", selected
+        driver.forward()
+        wait(driver, lambda: "view=category" in driver.current_url and len(cards(driver)) > 0)
+        # A search is an entry too; a reload keeps the view.
+        tab("Search")
+        box = wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "input[type=search]"))
+        box.send_keys("compiler")
+        wait(driver, lambda: "q=compiler" in driver.current_url and len(cards(driver)) > 0)
+        driver.refresh()
+        wait(driver, lambda: len(cards(driver)) > 0)
+        assert driver.find_element(By.CSS_SELECTOR, "input[type=search]").get_attribute("value") == "compiler"
+        driver.back()
+        wait(driver, lambda: "view=search" in driver.current_url and "q=" not in driver.current_url)
+        driver.back()
+        wait(driver, lambda: "view=category" in driver.current_url and len(cards(driver)) > 0)
+        assert driver.current_url.startswith(base), driver.current_url
+
+    run.step("news-history", driver, back_and_forward)
+
+    def choices():
+        driver.get(base + "/news?view=sources")
+        offered = wait(driver, lambda: "Spain" in driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]").text
+                       and driver.find_element(By.CSS_SELECTOR, "select[aria-label=Country]").text.split("\n"))
+        assert offered[0] == "Any country" and "Netherlands" in offered and "Japan" not in offered, offered
+        wait(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "ul.sources li")) > 1)
+        # The sources grid uses the page's width: several in a row.
+        tops = {round(e.rect["y"]) for e in driver.find_elements(By.CSS_SELECTOR, "ul.sources li")[:4]}
+        assert len(tops) == 1, tops
+        tab("RSS / Atom")
+        wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "[aria-label='Suggested feeds'] button"))
+        driver.find_element(By.XPATH, "//div[@aria-label='Suggested feeds']/button[text()='technology.rss']").click()
+        wait(driver, lambda: len(cards(driver)) > 0 and "feeds%2Ftechnology.rss" in driver.current_url)
+        wait(driver, lambda: driver.find_element(By.ID, "refresh"))
+        driver.find_element(By.ID, "refresh").click()
+        wait(driver, lambda: len(cards(driver)) > 0 and "articles" in status_text())
+
+    run.step("news-choices", driver, choices)
+
 
 def editor_text(driver):
     return driver.find_element(By.CSS_SELECTOR, "textarea.json")
@@ -185,7 +320,7 @@ def streams(run, first, second):
         button.click()
         wait(first, lambda: "/streams/" in first.current_url and len(first.current_url.split("/streams/")[1]) == 22)
         state["id"] = first.current_url.split("/streams/")[1]
-        wait(first, lambda: (first.find_element(By.CSS_SELECTOR, "img.diagram").get_attribute("src") or "").startswith("blob:"))
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, "svg.diagram"))
         wait(first, lambda: "doubled" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
 
     run.step("streams", first, create)
@@ -243,6 +378,60 @@ def streams(run, first, second):
         assert first.title != "owned"
 
     run.step("streams-hostile-title", first, hostile_title)
+
+    def open_example(name):
+        first.get(base + "/streams")
+        wait(first, lambda: first.find_element(By.XPATH, f"//button[contains(., '{name}')]")).click()
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, "svg.diagram").get_attribute("width"))
+
+    def readable_marbles():
+        open_example("typing burst")
+        # Shown at no less than 11/13 of its size, so its 13 px value text is at least 11 px.
+        wait(first, lambda: first.execute_script(
+            "const d = document.querySelector('svg.diagram');"
+            "return d.getBoundingClientRect().width / Number(d.getAttribute('width'))") >= 11 / 13 - 0.01)
+        # A marble's whole value is its hover title, in the page as in the file.
+        titles = first.execute_script("return [...document.querySelectorAll('svg.diagram g.value title')].map(t => t.textContent)")
+        assert "swift ui at 1.4s" in titles, titles
+        source = urllib.request.urlopen(f"{base}/api/streams/{first.current_url.split('/streams/')[1]}/diagram.svg").read().decode()
+        assert 'font-size="13" fill="#111">swift</text>' in source
+        assert "← typed" in source
+
+    run.step("streams-marbles", first, readable_marbles)
+
+    def failed_run():
+        open_example("failing")
+        failures = wait(first, lambda: first.find_element(By.ID, "run-failures").text)
+        assert "Division by zero" in failures and "failed at" in failures, failures
+
+    run.step("streams-failed-run", first, failed_run)
+
+    def operator_fields():
+        open_example("Map, filter and scan")
+        marbles = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[aria-label='Marbles of numbers']"))
+        wait(first, lambda: marbles.get_attribute("value") == "-123(4|)")
+        select = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "select[aria-label='Operator of doubled']"))
+        wait(first, lambda: len(select.find_elements(By.TAG_NAME, "option")) == 13)
+        driver = first
+        driver.execute_script("arguments[0].value = 'debounce'; arguments[0].dispatchEvent(new Event('change'))", select)
+        seconds = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[aria-label='Seconds of doubled']"))
+        node = lambda: next(n for n in json.loads(editor_text(first).get_attribute("value"))["nodes"] if n["id"] == "doubled")
+        assert node()["seconds"] == 0.5 and "expression" not in node(), node()
+        wait(first, lambda: "debounce(0.5s)" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
+        assert first.find_element(By.ID, "json-error").text == ""
+        driver.execute_script("arguments[0].value = '2'; arguments[0].dispatchEvent(new Event('change'))", seconds)
+        wait(first, lambda: node()["seconds"] == 2)
+        select = first.find_element(By.CSS_SELECTOR, "select[aria-label='Operator of doubled']")
+        driver.execute_script("arguments[0].value = 'throttle'; arguments[0].dispatchEvent(new Event('change'))", select)
+        latest = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[aria-label='The latest of a window, not the first of doubled']"))
+        latest.click()
+        wait(first, lambda: node().get("latest") is True and node()["seconds"] == 2)
+        select = first.find_element(By.CSS_SELECTOR, "select[aria-label='Operator of doubled']")
+        driver.execute_script("arguments[0].value = 'merge'; arguments[0].dispatchEvent(new Event('change'))", select)
+        wait(first, lambda: node().get("inputs") == ["numbers"] and "input" not in node() and "seconds" not in node())
+        wait(first, lambda: "merge(numbers)" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
+
+    run.step("streams-operator-fields", first, operator_fields)
 
 
 if __name__ == "__main__":

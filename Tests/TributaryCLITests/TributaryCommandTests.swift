@@ -28,6 +28,12 @@ import Testing
         #expect(help.contains("Combine everywhere"))
     }
 
+    @Test func saysTheLabServesANewsReader() {
+        let help = LabCommand.helpMessage()
+        #expect(help.contains("a news reader"))
+        #expect(help.contains("--news-base-url"))
+    }
+
     @Test func rejectsAnUnknownFlagWithAClearMessage() {
         let (message, exitCode) = outcome(of: ["--bogus"])
         #expect(message.contains("Unknown option '--bogus'"))

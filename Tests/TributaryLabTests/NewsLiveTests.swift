@@ -53,6 +53,24 @@ struct NewsLiveTests {
         }
     }
 
+    /// The pickers offer what the news server has: its sources' countries, and its feeds.
+    @Test func offersTheCountriesOfTheSourcesAndTheSandboxsFeeds() async throws {
+        try await withNewsLab { _, live, sandbox in
+            let page = LiveViewer(live)
+            page.send(#"{"type":"input","feed":{"kind":"top","country":"us"},"searchText":""}"#)
+            try await waitUntil { !page.messages(of: "choices").isEmpty }
+            let choices = try #require(page.messages(of: "choices").first)
+            let countries = try #require(choices["countries"] as? [String])
+            #expect(countries.contains("es") && countries.contains("nl") && countries.contains("us"))
+            #expect(!countries.contains("jp"))
+            let feeds = try #require(choices["feeds"] as? [String])
+            let root = sandbox.deletingLastPathComponent().absoluteString
+            #expect(feeds.contains(root + "feeds/technology.rss"))
+            #expect(feeds.allSatisfy { $0.hasPrefix(root + "feeds/") })
+            page.close()
+        }
+    }
+
     /// A category lists its headlines; the next page is appended; a blank search changes nothing.
     @Test func listsACategoryAndLoadsMore() async throws {
         try await withNewsLab { _, live, _ in
@@ -107,7 +125,7 @@ struct NewsLiveTests {
             let articles = try #require(Self.loaded(page).last?["articles"] as? [[String: Any]])
             #expect(!articles.isEmpty)
             page.send(
-                #"{"type":"input","feed":{"kind":"feed","url":"http://10.1.2.3/feed.rss"},"searchText":""}"#
+                #"{"type":"input","feed":{"kind":"feed","url":"http://10.1.2.3/feed.rss"},"searchText":"","seq":7}"#
             )
             try await waitUntil {
                 page.messages(of: "articles").contains { $0["state"] as? String == "failed" }
@@ -117,6 +135,14 @@ struct NewsLiveTests {
             )
             let message = try #require(failed["error"] as? String)
             #expect(!message.isEmpty)
+            // The failure is the new feed's own: nothing of the feed before stays under it, and
+            // every state since the choice says which input it follows.
+            #expect((failed["articles"] as? [Any])?.isEmpty == true)
+            let since = page.messages(of: "articles").drop { ($0["seq"] as? Int) != 7 }
+            #expect(!since.isEmpty)
+            #expect(
+                since.allSatisfy { ($0["articles"] as? [Any])?.isEmpty == true && $0["seq"] as? Int == 7 }
+            )
             page.send(#"{"type":"input","feed":{"kind":"feed","url":"javascript:alert(1)"},"searchText":""}"#)
             try await waitUntil { !page.messages(of: "invalid").isEmpty }
             page.close()

@@ -8,6 +8,7 @@ import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryImages
 import TributaryLab
+import TributaryStreams
 import TributaryTestSupport
 
 /// A lab with its news reader on an in-process sandbox, serving on a free port, for `body`.
@@ -109,6 +110,23 @@ struct WebAppTests {
             }
             total += try await lab.send(.get, "/", authorized: false).body.count
             #expect(total < 150 << 10)
+        }
+    }
+
+    /// The operator catalogue the editor's form is made from, as TributaryStreams has it.
+    @Test func servesTheOperatorCatalogue() async throws {
+        try await withLab { lab in
+            let answer = try await lab.send(.get, "/api/operators", authorized: false)
+            #expect(answer.status == 200)
+            let operators = try #require(answer.json["operators"] as? [[String: Any]])
+            #expect(
+                operators.compactMap { $0["name"] as? String } == StreamOperator.Name.allCases.map(\.rawValue)
+            )
+            let debounce = try #require(operators.first { $0["name"] as? String == "debounce" })
+            let parameters = try #require(debounce["parameters"] as? [[String: Any]])
+            #expect(parameters.map { $0["key"] as? String } == ["seconds"])
+            #expect(parameters.first?["kind"] as? String == "seconds")
+            #expect(operators.first { $0["name"] as? String == "zip" }?["joins"] as? Bool == true)
         }
     }
 

@@ -236,6 +236,9 @@ public enum NewsEndpoint: Sendable, Hashable {
                     "the query is \(query.count) characters long and the limit is \(Self.maximumQueryLength)"
                 )
             }
+            if let query, let issue = NewsQuery.issue(in: query) {
+                throw invalid(issue.reason)
+            }
             if sources.count > Self.maximumSources {
                 throw invalid("\(sources.count) sources were given and the limit is \(Self.maximumSources)")
             }

@@ -5,9 +5,13 @@ public import Tributary
 /// The state of an articles screen: a feed, a search box, a list that pages, and an alert.
 ///
 /// Inputs are `@Published` and outputs follow them through one subscription made in `init`:
-/// typing is debounced, blank and repeated searches are ignored, and only the latest
-/// request's answer lands; an older response that arrives late is dropped. Outputs change on
-/// the injected scheduler, the main queue unless a test passes a virtual-time one.
+/// typing is debounced, repeated searches and queries still being written (ending in `OR`, an
+/// open quotation mark or parenthesis) are ignored, and only the latest request's answer
+/// lands; an older response that arrives late is dropped. The articles always belong to the
+/// selection shown: a new feed or search empties them while it loads, so its own list, empty
+/// state or failure follows, never the previous one's; a refresh of the same selection keeps
+/// them, as ``isRefreshing`` says. Outputs change on the injected scheduler, the main queue
+/// unless a test passes a virtual-time one.
 ///
 /// ```swift
 /// let model = ArticlesViewModel(feed: .category(.technology, country: "us"), client: news)
@@ -67,6 +71,23 @@ public final class ArticlesViewModel: ObservableObject {
     /// How many articles match in all, as the server last said.
     @Published public private(set) var totalResults = 0
 
+    /// Why the search text is not searched yet, while it is still being written or cannot be
+    /// searched; nil when it is searched as it stands.
+    public var queryIssue: NewsQuery.Issue? {
+        NewsQuery.issue(in: searchText)
+    }
+
+    /// Whether the first page of the selection whose articles are shown is loading again.
+    public var isRefreshing: Bool {
+        guard let request = state.request else { return false }
+        return request.page == 1 && !articles.isEmpty
+    }
+
+    /// Whether a further page of the articles shown is loading.
+    public var isLoadingMore: Bool {
+        (state.request?.page ?? 1) > 1
+    }
+
     /// Whether there is a next page to load and nothing is loading.
     public var canLoadMore: Bool {
         current != nil && !state.isLoading && articles.count + skipped < totalResults
@@ -107,12 +128,22 @@ public final class ArticlesViewModel: ObservableObject {
             .sink { [weak self] state in self?.apply(state) }
             .store(in: &subscriptions)
 
+        // A query still being written leaves the last finished one searched.
         let query = $searchText.settledText(startingWith: searchText, pause: debounce, scheduler: scheduler)
+            .scan("") { finished, text in NewsQuery.issue(in: text)?.isUnfinished == true ? finished : text }
         $feed
             .combineLatest(query)
-            .compactMap { [pageSize] feed, query in Self.origin(feed, query: query, pageSize: pageSize) }
+            .map { [pageSize] feed, query in Self.origin(feed, query: query, pageSize: pageSize) }
             .removeDuplicates()
-            .sink { [weak self] origin in self?.load(origin, page: 1) }
+            .sink { [weak self] origin in
+                guard let self else { return }
+                if let origin {
+                    load(origin, page: 1)
+                } else {
+                    current = nil
+                    requests.send(nil)
+                }
+            }
             .store(in: &subscriptions)
     }
 
@@ -183,6 +214,7 @@ public final class ArticlesViewModel: ObservableObject {
     private func apply(_ update: Loadable<PageRequest, ArticlesPage, NewsError>) {
         switch update {
         case .loading(let request):
+            if request.page == 1, request.origin != current?.origin { clear() }
             current = request
         case .loaded(let page):
             if current?.page == 1 {
@@ -198,8 +230,16 @@ public final class ArticlesViewModel: ObservableObject {
         case .failed(let error):
             if !error.isCancellation { errorMessage = error.alertMessage }
         case .idle:
-            break
+            clear()
         }
         state = update
+    }
+
+    /// Forgets the articles of the selection that was shown.
+    private func clear() {
+        if !articles.isEmpty { articles = [] }
+        totalResults = 0
+        skipped = 0
+        errorMessage = nil
     }
 }

@@ -5,8 +5,9 @@ public import Tributary
 /// The state of a sources screen: country and category pickers, a filter box, and the list.
 ///
 /// Changing the country or category fetches the sources again (only the latest answer
-/// lands); the filter text narrows the list locally, debounced. Outputs change on the
-/// injected scheduler, the main queue by default.
+/// lands), and the list is empty until that answer comes, so a new choice never shows the
+/// previous one's sources; ``refresh()`` asks again. The filter text narrows the list locally,
+/// debounced. Outputs change on the injected scheduler, the main queue by default.
 @MainActor
 public final class SourcesViewModel: ObservableObject {
     /// The country whose sources are listed; nil for all. Input.
@@ -24,6 +25,7 @@ public final class SourcesViewModel: ObservableObject {
 
     private let client: NewsClient
     private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let refreshes = PassthroughSubject<Void, Never>()
     private var subscriptions: Set<AnyCancellable> = []
 
     /// Creates the model and its subscription.
@@ -45,6 +47,8 @@ public final class SourcesViewModel: ObservableObject {
                 NewsEndpoint.Sources?.some(.init(country: country, category: category))
             }
             .removeDuplicates()
+            .map { [refreshes] query in refreshes.map { query }.prepend(query) }
+            .switchToLatest()
             .loadLatest { query in client.sourcesPublisher(query).receive(on: scheduler) }
             .sink { [weak self] state in
                 guard let self else { return }
@@ -55,7 +59,7 @@ public final class SourcesViewModel: ObservableObject {
 
         let filter = $searchText.settledText(startingWith: searchText, pause: debounce, scheduler: scheduler)
         $state
-            .compactMap(\.value)
+            .map { $0.value ?? [] }
             .combineLatest(filter)
             .map { sources, filter in
                 filter.isEmpty
@@ -68,6 +72,11 @@ public final class SourcesViewModel: ObservableObject {
             }
             .sink { [weak self] sources in self?.sources = sources }
             .store(in: &subscriptions)
+    }
+
+    /// Fetches the sources of the current country and category again.
+    public func refresh() {
+        refreshes.send()
     }
 
     /// An articles model for the latest from `source`, with the same client and scheduler.

@@ -21,6 +21,8 @@ public struct LabNews: Sendable {
     public var scheduler: AnySchedulerOf<DispatchQueue>
     /// How long typing must pause before a search is sent.
     public var debounce: Duration
+    /// RSS and Atom feeds the reader's feed tab offers to start from.
+    public var suggestedFeeds: [URL] = []
     /// The pictures handed to pages, which `/img` may fetch.
     let handedOut = HandedOut(capacity: 20_000)
     /// Encoded thumbnails, so that a repeated request costs a lookup.
@@ -106,6 +108,14 @@ extension LabNews {
                 dataCache: try imageCache.map { try DataCache(directory: $0, sizeLimit: 200 << 20) }
             )
         )
-        return LabNews(client: client, images: pipeline, imageHosts: [])
+        var news = LabNews(client: client, images: pipeline, imageHosts: [])
+        // A trusted server is a sandbox of this project, which serves a feed a category.
+        if let origin = HTTPOrigin(baseURL), trusted.contains(origin) {
+            let root = baseURL.lastPathComponent == "v2" ? baseURL.deletingLastPathComponent() : baseURL
+            news.suggestedFeeds = ["technology.rss", "business.atom", "science.rss", "sports.atom"].map {
+                root.appending(path: "feeds/\($0)")
+            }
+        }
+        return news
     }
 }

@@ -7,9 +7,11 @@ import Tributary
 /// app uses, fed the page's inputs and sending back their state as JSON whenever it changes.
 ///
 /// Inputs: `{"type":"input","feed":{"kind":"top"|"category"|"search"|"source"|"feed",…},
-/// "searchText":"…"}`, `{"type":"loadMore"}`, `{"type":"refresh"}` and
-/// `{"type":"sources","country":…,"category":…,"searchText":…}`. Outputs: `{"type":"articles",…}`
-/// and `{"type":"sources",…}`, each a whole state.
+/// "searchText":"…","seq":n}`, `{"type":"loadMore"}`, `{"type":"refresh"}`,
+/// `{"type":"sources","country":…,"category":…,"searchText":…,"seq":n}` and
+/// `{"type":"refreshSources"}`. Outputs: `{"type":"choices","countries":[…],"feeds":[…]}` once,
+/// then `{"type":"articles",…}` and `{"type":"sources",…}`, each a whole state carrying the `seq` of the last input applied, so that the page can
+/// leave aside a state that was made before its latest choice.
 @MainActor
 final class NewsSession {
     private let news: LabNews
@@ -21,14 +23,39 @@ final class NewsSession {
     private var loading: ArticlesViewModel.PageRequest?
     private var shownQuery = ""
     private var lastSent: [String: String] = [:]
+    private var articlesInput = 0
+    private var offered = false
+    private var sourcesInput = 0
 
     init(news: LabNews, send: @escaping @Sendable (String) -> Void) {
         self.news = news
         self.send = send
     }
 
+    /// Sends, once, what the page's pickers offer: the countries the news server's sources are
+    /// in, and the feeds to start from.
+    private func offerChoices() {
+        guard !offered else { return }
+        offered = true
+        let feeds = news.suggestedFeeds.map(\.absoluteString)
+        news.client.sourcesPublisher(.init())
+            .map(Self.countries(of:))
+            .replaceError(with: [])
+            .receive(on: news.scheduler)
+            .sink { [weak self] countries in
+                self?.deliver("choices", Choices(countries: countries, feeds: feeds))
+            }
+            .store(in: &subscriptions)
+    }
+
+    /// The countries `sources` are in, once each; off the main actor, where answers arrive.
+    nonisolated static func countries(of sources: [NewsSource]) -> [String] {
+        Array(Set(sources.compactMap { $0.country?.lowercased() })).sorted()
+    }
+
     /// Acts on one message from the page.
     func handle(_ text: String) {
+        offerChoices()
         guard let message = try? JSONDecoder().decode(Input.self, from: Data(text.utf8)) else {
             send(LiveMessage.invalidText("malformedJSON", "A message is a JSON object with a type."))
             return
@@ -45,12 +72,14 @@ final class NewsSession {
                 return
             }
             let searchText = String((message.searchText ?? "").prefix(500))
+            articlesInput = message.seq ?? articlesInput
             if let articles {
                 if articles.feed != feed { articles.feed = feed }
                 if articles.searchText != searchText { articles.searchText = searchText }
             } else {
                 start(feed: feed, searchText: searchText)
             }
+            pushArticles()
         case "loadMore":
             articles?.loadMore()
         case "refresh":
@@ -58,10 +87,14 @@ final class NewsSession {
         case "sources":
             let country = message.country.flatMap { $0.isEmpty ? nil : $0 }
             let category = message.category.flatMap(NewsCategory.init(rawValue:))
+            sourcesInput = message.seq ?? sourcesInput
             let model = sources ?? startSources()
             if model.country != country { model.country = country }
             if model.category != category { model.category = category }
             if model.searchText != message.searchText ?? "" { model.searchText = message.searchText ?? "" }
+            pushSources()
+        case "refreshSources":
+            sources?.refresh()
         default:
             let type = message.type.prefix(64)
             send(LiveMessage.invalidText("unknownMessage", "There is no message of type \"\(type)\"."))
@@ -107,6 +140,7 @@ final class NewsSession {
         default: break
         }
         let (state, error) = Self.describe(model.state, message: model.errorMessage)
+        let unfinished = model.queryIssue.flatMap { $0.isUnfinished ? $0.description : nil }
         let shown = model.articles.filter { !$0.isRemoved }.map { article in
             ArticleCard(
                 title: article.title,
@@ -121,8 +155,12 @@ final class NewsSession {
         deliver(
             "articles",
             ArticlesState(
+                seq: articlesInput,
                 state: state,
+                refreshing: model.isRefreshing,
+                loadingMore: model.state.isLoading && model.isLoadingMore,
                 searchText: shownQuery,
+                unfinishedQuery: unfinished,
                 articles: shown,
                 error: error,
                 canLoadMore: model.canLoadMore,
@@ -143,7 +181,7 @@ final class NewsSession {
                 country: $0.country
             )
         }
-        deliver("sources", SourcesState(state: state, sources: shown, error: error))
+        deliver("sources", SourcesState(seq: sourcesInput, state: state, sources: shown, error: error))
     }
 
     /// A model's state as the page shows it, and the alert's message after a failure; a
@@ -217,6 +255,7 @@ final class NewsSession {
         var searchText: String?
         var country: String?
         var category: String?
+        var seq: Int?
     }
 
     private struct ArticleCard: Encodable {
@@ -231,8 +270,12 @@ final class NewsSession {
 
     private struct ArticlesState: Encodable {
         var type = "articles"
+        var seq: Int
         var state: String
+        var refreshing: Bool
+        var loadingMore: Bool
         var searchText: String
+        var unfinishedQuery: String?
         var articles: [ArticleCard]
         var error: String?
         var canLoadMore: Bool
@@ -247,8 +290,15 @@ final class NewsSession {
         var country: String?
     }
 
+    private struct Choices: Encodable {
+        var type = "choices"
+        var countries: [String]
+        var feeds: [String]
+    }
+
     private struct SourcesState: Encodable {
         var type = "sources"
+        var seq: Int
         var state: String
         var sources: [SourceCard]
         var error: String?

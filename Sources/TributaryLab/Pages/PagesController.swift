@@ -4,7 +4,8 @@ import Hummingbird
 import TributaryStreams
 
 /// The pages: `/`, the deep links `/news…` and `/streams/{id}`, their files under `/app`, the
-/// examples the editor starts from, and the printed `/?token=` link, which opens a session.
+/// examples the editor starts from, the operator catalogue its form is made from, and the
+/// printed `/?token=` link, which opens a session.
 struct PagesController {
     let token: String
     let sessions: LabSessions
@@ -20,6 +21,7 @@ struct PagesController {
             assets.response("favicon.svg", to: request) ?? Response(status: .notFound)
         }
         routes.get("api/examples") { _, _ in LabJSON.response(["examples": StreamExamples.bundled]) }
+        routes.get("api/operators") { _, _ in LabJSON.response(["operators": StreamOperator.catalogue]) }
         return routes
     }
 

@@ -5,18 +5,30 @@ import { renderStreams } from './streams.js';
 const main = document.getElementById('main');
 let leave = null;
 
-/** Shows `path` (with its query), adding it to the history unless `replace`. */
-export function navigate(path, { replace = false } = {}) {
+/**
+ * Shows `path` (with its query), adding it to the history unless `replace`; `fresh` builds the
+ * view anew rather than letting the one shown follow the address.
+ */
+export function navigate(path, { replace = false, fresh = false } = {}) {
   if (path !== location.pathname + location.search) {
     history[replace ? 'replaceState' : 'pushState']({}, '', path);
   }
+  if (fresh) shown = null;
   route();
 }
 
+let shown = null;
+
 function route() {
+  const section = location.pathname.startsWith('/streams') ? 'streams' : 'news';
+  // Within one section a view that can follow the address does so, keeping its connection.
+  if (shown === section && leave?.reroute) {
+    leave.reroute();
+    return;
+  }
   if (leave) leave();
   leave = null;
-  const section = location.pathname.startsWith('/streams') ? 'streams' : 'news';
+  shown = section;
   for (const link of document.querySelectorAll('nav a[data-section]')) {
     if (link.dataset.section === section) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');

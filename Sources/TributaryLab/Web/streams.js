@@ -3,9 +3,13 @@
 import { debounced, el, socketURL, status } from './dom.js';
 import { jsonError } from './json.js';
 
-const operators = ['map', 'scan', 'filter', 'dropFirst', 'prefix', 'removeDuplicates', 'delay',
-  'debounce', 'throttle', 'merge', 'append', 'zip', 'combineLatest'];
-const joins = new Set(['merge', 'append', 'zip', 'combineLatest']);
+// The operators and the fields each reads, as TributaryStreams' catalogue says: fetched once.
+let catalogue = null;
+function operatorCatalogue() {
+  catalogue ??= fetch('/api/operators').then((r) => r.json()).then((body) => body.operators)
+    .catch(() => { catalogue = null; return []; });
+  return catalogue;
+}
 
 async function api(path, options = {}) {
   const response = await fetch(path, {
@@ -84,6 +88,10 @@ function renderEditor(main, navigate, id) {
   let dirty = false;
   let closed = false;
   let socket = null;
+  let operators = [];
+  // The Marbles and Frame fields of each stream, which follow the latest run.
+  let marbleFields = new Map();
+  let lastMarbles = '';
 
   const heading = el('h1', {}, 'Document');
   const versionPill = el('span', { class: 'pill', 'aria-live': 'polite' }, '');
@@ -95,7 +103,23 @@ function renderEditor(main, navigate, id) {
   const text = el('textarea', { class: 'json', spellcheck: 'false', 'aria-label': 'Document JSON', 'aria-describedby': 'json-error' });
   const error = el('div', { class: 'error', id: 'json-error', role: 'status' });
   const form = el('div', {});
-  const diagram = el('img', { class: 'diagram', alt: 'Marble diagram of the document' });
+  // The diagram is the lab's own SVG placed in the page, not an image, so that a marble's
+  // title shows its whole value on hover.
+  let diagram = null;
+  const diagramBox = el('div', { class: 'diagram-box' });
+  const runFailures = el('ul', { class: 'run-failures', id: 'run-failures', 'aria-live': 'polite' });
+  // The diagram fills its box but never shrinks its text below 11 px (it is drawn at 13 px):
+  // a wider one scrolls.
+  const fit = () => {
+    const natural = Number(diagram?.getAttribute('width'));
+    if (!natural) return;
+    const room = diagramBox.clientWidth - 2;
+    const smallest = natural * 11 / 13;
+    diagram.style.width = `${Math.round(Math.min(Math.max(room, smallest), natural * 1.5))}px`;
+    diagram.style.height = 'auto';
+  };
+  const resized = new ResizeObserver(fit);
+  resized.observe(diagramBox);
   const lanes = el('pre', { class: 'lanes', 'aria-label': 'Marbles as text' });
   const versions = el('ul', { class: 'versions', 'aria-label': 'Versions' });
 
@@ -105,7 +129,7 @@ function renderEditor(main, navigate, id) {
     banner,
     el('div', { class: 'split' },
       el('div', { class: 'panel' }, el('h2', {}, 'Edit'), form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), text, error),
-      el('div', { class: 'panel' }, el('h2', {}, 'Run'), diagram, lanes, el('h2', {}, 'Versions'), versions)));
+      el('div', { class: 'panel' }, el('h2', {}, 'Run'), runFailures, diagramBox, lanes, el('h2', {}, 'Versions'), versions)));
   text.id = 'json';
 
   // The run takes a few tens of milliseconds: the diagram is new within 150 ms of a pause.
@@ -130,6 +154,10 @@ function renderEditor(main, navigate, id) {
     banner.replaceChildren();
     updateButtons();
     drawForm(documentObject);
+    operatorCatalogue().then((list) => {
+      operators = list;
+      drawForm(parsed().value ?? documentObject);
+    });
     run();
     loadVersions();
   }
@@ -165,17 +193,98 @@ function renderEditor(main, navigate, id) {
     error.textContent = '';
     heading.textContent = value.name ?? 'Untitled document';
     lanes.textContent = outcome.body.marbles;
+    lastMarbles = outcome.body.marbles;
+    showMarbles();
+    showFailures(outcome.body);
     if (picture.ok) {
-      const previous = diagram.src;
-      diagram.src = URL.createObjectURL(await picture.blob());
-      if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
+      const drawing = new DOMParser().parseFromString(await picture.text(), 'image/svg+xml').documentElement;
+      if (serial !== runs || drawing.nodeName !== 'svg') return;
+      // Only drawing elements: nothing that runs or loads.
+      for (const node of drawing.querySelectorAll('script, foreignObject, a, image, use')) node.remove();
+      diagram = document.importNode(drawing, true);
+      diagram.classList.add('diagram');
+      diagramBox.replaceChildren(diagram);
+      fit();
+    }
+  }
+
+  /**
+   * Fills each stream's Marbles field with its lane as the run printed it, and its frame; a lane
+   * whose values are longer than a character is printed with stand-ins, which the field cannot
+   * take back, so it says where to edit them instead.
+   */
+  function showMarbles() {
+    const lines = lastMarbles.split('\n');
+    const drawn = lastMarbles.match(/\(drawn at ([0-9.]+) seconds a frame/);
+    const legend = lines.filter((line) => /^(where| {5})/.test(line)).join(' ');
+    const standIns = new Set([...legend.matchAll(/(\S) = /gu)].map((match) => match[1]).filter((c) => c !== '#'));
+    for (const [id, { marbles, frame }] of marbleFields) {
+      if (document.activeElement === marbles || document.activeElement === frame) continue;
+      const line = lines.find((candidate) => candidate.startsWith(`${id} `) && !candidate.slice(id.length).trimStart().startsWith('='));
+      const printed = line ? line.slice(id.length).trim() : '';
+      if (printed && ![...printed].some((character) => standIns.has(character))) {
+        marbles.value = printed;
+        marbles.placeholder = '';
+        frame.value = drawn ? drawn[1] : '1';
+      } else {
+        marbles.value = '';
+        marbles.placeholder = printed ? 'values longer than a character: edit them in the JSON' : '';
+      }
+    }
+  }
+
+  /** Says on the page why a lane failed, and that a guard stopped the run, as the diagram shows. */
+  function showFailures(body) {
+    const failures = (body.timeline ?? []).filter((event) => event.kind?.failure);
+    const lines = failures.map((event) => {
+      const message = event.kind.failure._0 ?? Object.values(event.kind.failure)[0];
+      return el('li', { role: 'alert' }, el('strong', {}, event.lane), ` failed at ${event.time}s: ${message}`);
+    });
+    if (body.isTruncated) lines.push(el('li', { role: 'alert' }, 'The run was stopped by a guard before every lane ended.'));
+    runFailures.replaceChildren(...lines);
+  }
+
+  /** The form field of one of a node's parameters, of the kind the catalogue gives it. */
+  function field(node, parameter, update) {
+    const label = `${parameter.summary} of ${node.id}`;
+    const current = node[parameter.key];
+    switch (parameter.kind) {
+      case 'flag':
+        return el('label', { class: 'flag' }, el('input', {
+          type: 'checkbox', checked: current === true, 'aria-label': label,
+          onchange: (event) => update({ [parameter.key]: event.target.checked }),
+        }), parameter.summary);
+      case 'seconds':
+      case 'count':
+        return el('label', {}, parameter.summary, el('input', {
+          type: 'number', value: current ?? '', 'aria-label': label,
+          min: parameter.kind === 'seconds' ? '0.001' : '0', step: parameter.kind === 'seconds' ? 'any' : '1',
+          onchange: (event) => update({ [parameter.key]: event.target.value === '' ? undefined : Number(event.target.value) }),
+        }));
+      case 'value':
+        return el('label', {}, parameter.summary, el('input', {
+          type: 'text', value: current === undefined ? '' : JSON.stringify(current), 'aria-label': label,
+          onchange: (event) => {
+            // A JSON value as typed; anything else is taken as text.
+            let value;
+            try { value = JSON.parse(event.target.value); } catch { value = event.target.value; }
+            update({ [parameter.key]: value });
+          },
+        }));
+      default:
+        return el('label', {}, parameter.summary, el('input', {
+          type: 'text', value: current ?? '', 'aria-label': label, class: 'code',
+          onchange: (event) => update({ [parameter.key]: event.target.value }),
+        }));
     }
   }
 
   function drawForm(documentObject) {
+    marbleFields = new Map();
     const streams = (documentObject.streams ?? []).map((stream, index) => {
-      const marbles = el('input', { type: 'text', placeholder: '-1-2-3|', 'aria-label': `Marbles of ${stream.id}` });
-      const frame = el('input', { type: 'number', value: '1', min: '0.01', step: '0.01', 'aria-label': `Seconds per frame of ${stream.id}` });
+      const marbles = el('input', { type: 'text', 'aria-label': `Marbles of ${stream.id}`, class: 'code', title: 'One character a frame: - nothing, a value, | finished, # failed, (ab) together' });
+      const frame = el('input', { type: 'number', value: '1', min: '0.01', step: 'any', 'aria-label': `Seconds per frame of ${stream.id}` });
+      marbleFields.set(stream.id, { marbles, frame });
       const apply = async () => {
         const answer = await api('/api/marbles', { method: 'POST', body: JSON.stringify({ marbles: marbles.value, frame: Number(frame.value), id: stream.id }) });
         if (!answer.ok) {
@@ -197,26 +306,42 @@ function renderEditor(main, navigate, id) {
         const { value } = parsed();
         if (!value) return;
         Object.assign(value.nodes[index], change);
+        for (const [key, field] of Object.entries(change)) if (field === undefined) delete value.nodes[index][key];
         text.value = JSON.stringify(value, null, 2);
         text.dispatchEvent(new Event('input'));
       };
+      const entry = operators.find((candidate) => candidate.name === node.operator);
+      const joins = entry?.joins ?? Array.isArray(node.inputs);
       const inputs = node.inputs ?? (node.input ? [node.input] : []);
+      // Another operator keeps the inputs and the fields both read, and starts the others.
+      const choose = (name) => {
+        const next = operators.find((candidate) => candidate.name === name);
+        const now = parsed().value?.nodes?.[index];
+        if (!next || !now) return;
+        const change = { operator: name };
+        for (const parameter of entry?.parameters ?? []) change[parameter.key] = undefined;
+        for (const parameter of next.parameters) change[parameter.key] = now[parameter.key] ?? parameter.initial;
+        const reads = now.inputs ?? (now.input ? [now.input] : []);
+        if (next.joins) Object.assign(change, { inputs: reads, input: undefined });
+        else Object.assign(change, { input: reads[0] ?? '', inputs: undefined });
+        update(change);
+        drawForm(parsed().value ?? documentObject);
+      };
+      const fields = (entry?.parameters ?? []).map((parameter) => field(node, parameter, update));
       return el('fieldset', {}, el('legend', {}, `Node ${node.id}`), el('div', { class: 'controls' },
-        el('label', {}, 'Operator', el('select', { 'aria-label': `Operator of ${node.id}`, onchange: (event) => update({ operator: event.target.value }) },
-          operators.map((name) => el('option', { value: name, selected: name === node.operator }, name)))),
-        el('label', {}, joins.has(node.operator) ? 'Inputs' : 'Input', el('input', {
+        el('label', { title: entry?.summary }, 'Operator', el('select', { 'aria-label': `Operator of ${node.id}`, onchange: (event) => choose(event.target.value) },
+          operators.map((candidate) => el('option', { value: candidate.name, selected: candidate.name === node.operator, title: candidate.summary }, candidate.name)))),
+        el('label', {}, joins ? 'Inputs' : 'Input', el('input', {
           type: 'text', value: inputs.join(', '), 'aria-label': `Inputs of ${node.id}`,
+          placeholder: joins ? 'first, second' : null,
           onchange: (event) => {
             const names = event.target.value.split(',').map((name) => name.trim()).filter(Boolean);
-            update(joins.has(node.operator) ? { inputs: names, input: undefined } : { input: names[0], inputs: undefined });
+            update(joins ? { inputs: names, input: undefined } : { input: names[0], inputs: undefined });
           },
-        })),
-        'expression' in node || ['map', 'filter', 'scan'].includes(node.operator) ? el('label', {}, 'Expression', el('input', {
-          type: 'text', value: node.expression ?? '', 'aria-label': `Expression of ${node.id}`,
-          onchange: (event) => update({ expression: event.target.value }),
-        })) : null));
+        })), fields), entry ? el('p', { class: 'hint' }, entry.summary) : null);
     });
     form.replaceChildren(...streams, ...nodes);
+    showMarbles();
   }
 
   async function loadVersions() {
@@ -335,6 +460,7 @@ function renderEditor(main, navigate, id) {
 
   return () => {
     closed = true;
+    resized.disconnect();
     socket?.close();
   };
 }

@@ -58,9 +58,7 @@ public enum TextLanes {
         }
         if !legend.isEmpty {
             lines.append("")
-            lines.append(
-                "where " + legend.keys.sorted().map { "\($0) = \(legend[$0]!)" }.joined(separator: ", ")
-            )
+            lines += Self.legend(legend, inOrderOf: rows.map(\.1))
         }
         if drawn != frame {
             lines.append(
@@ -69,5 +67,33 @@ public enum TextLanes {
         }
         if timeline.isTruncated { lines.append("(stopped by a guard before every lane ended)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// The widest line of a legend, in characters.
+    static let legendWidth = 100
+
+    /// What each stand-in means, in the order the stand-ins first appear in the lanes, so that
+    /// a reader meets them as the diagram does, whichever scripts they come from; the entries
+    /// wrap rather than run on in one line, however many values there are.
+    static func legend(_ legend: [Character: StreamValue], inOrderOf lanes: [String]) -> [String] {
+        var order: [Character] = []
+        var seen: Set<Character> = []
+        for character in lanes.joined() where legend[character] != nil && seen.insert(character).inserted {
+            order.append(character)
+        }
+        order += legend.keys.filter { !seen.contains($0) }.sorted()
+        var lines: [String] = []
+        var line = "where"
+        for (index, character) in order.enumerated() {
+            let entry = "\(character) = \(legend[character]!)" + (index < order.count - 1 ? "," : "")
+            if line.count + 1 + entry.count > legendWidth, line != "where" {
+                lines.append(line)
+                line = "     " + entry
+            } else {
+                line += " " + entry
+            }
+        }
+        lines.append(line)
+        return lines
     }
 }

@@ -55,20 +55,16 @@ struct ArticlesViewModelTests {
                 client: news,
                 scheduler: scheduler.eraseToAnyScheduler()
             )
-            // Every request the model starts, however fast its answer comes.
-            var requested: [NewsEndpoint] = []
-            let watching = model.$state.sink { state in
-                if let endpoint = state.request?.endpoint { requested.append(endpoint) }
-            }
+            let log = RequestLog(model)
             #expect(model.state.isIdle)
             for text in ["s", "sw", "swi", "swift"] {
                 model.searchText = text
                 await scheduler.advance(by: .milliseconds(100))
             }
             await scheduler.advance(by: .milliseconds(199))
-            #expect(requested.isEmpty)
+            #expect(log.endpoints.isEmpty)
             await scheduler.advance(by: .milliseconds(1))
-            #expect(requested == [.everything(query: "swift", paging: .init(pageSize: 20))])
+            #expect(log.endpoints == [.everything(query: "swift", paging: .init(pageSize: 20))])
             try await settle(scheduler) { model.state.value != nil }
             let found = model.articles
             #expect(!found.isEmpty)
@@ -78,17 +74,116 @@ struct ArticlesViewModelTests {
                 }
             )
 
-            for text in ["   ", "swift ", " swift"] {
+            for text in ["swift ", " swift"] {
                 model.searchText = text
                 await scheduler.advance(by: .milliseconds(300))
             }
-            #expect(requested.count == 1)
+            #expect(log.endpoints.count == 1)
             #expect(model.articles == found)
+
+            // A cleared search is back to asking nothing, with nothing of the last one shown.
+            model.searchText = "   "
+            await scheduler.advance(by: .milliseconds(300))
+            #expect(model.state.isIdle)
+            #expect(model.articles.isEmpty && model.totalResults == 0)
+            #expect(log.endpoints.count == 1)
 
             model.searchText = "compiler"
             await scheduler.advance(by: .milliseconds(300))
-            #expect(requested.last == .everything(query: "compiler", paging: .init(pageSize: 20)))
-            watching.cancel()
+            #expect(log.endpoints.last == .everything(query: "compiler", paging: .init(pageSize: 20)))
+        }
+    }
+
+    @Test func aNewSelectionShowsNoneOfThePreviousOnesArticlesWhileItLoadsOrAfterItFails() async throws {
+        try await onSandbox { news in
+            let model = ArticlesViewModel(
+                client: news,
+                scheduler: scheduler.eraseToAnyScheduler(),
+                pageSize: 5
+            )
+            try await settle(scheduler) { model.state.value != nil }
+            #expect(!model.articles.isEmpty)
+
+            model.feed = .category(.sports, country: "us")
+            #expect(model.state.isLoading)
+            #expect(model.articles.isEmpty && model.totalResults == 0 && !model.isRefreshing)
+            try await settle(scheduler) { model.state.value != nil }
+            let sports = Set(
+                dataset.sources.filter { $0.country == "us" && $0.category == .sports }.map(\.id)
+            )
+            #expect(
+                !model.articles.isEmpty && model.articles.allSatisfy { sports.contains($0.source.id ?? "") }
+            )
+
+            // The Search tab with an empty box asks nothing and shows nothing of the headlines.
+            model.feed = .search
+            #expect(model.state.isIdle)
+            #expect(model.articles.isEmpty && model.totalResults == 0)
+
+            model.searchText = "swift )"
+            await scheduler.advance(by: .milliseconds(300))
+            try await settle(scheduler) { model.state.failure != nil }
+            #expect(model.articles.isEmpty)
+            #expect(model.errorMessage == "This search cannot be made: the “)” closes no parenthesis.")
+
+            model.searchText = ""
+            model.feed = .topHeadlines(country: "us")
+            await scheduler.advance(by: .milliseconds(300))
+            try await settle(scheduler) { model.state.value != nil }
+            #expect(model.errorMessage == nil)
+            #expect(!model.articles.isEmpty)
+        }
+    }
+
+    @Test func aRefreshOfTheSameSelectionKeepsItsArticlesAndSaysSo() async throws {
+        try await onSandbox { news in
+            let model = ArticlesViewModel(
+                client: news,
+                scheduler: scheduler.eraseToAnyScheduler(),
+                pageSize: 5
+            )
+            try await settle(scheduler) { model.state.value != nil }
+            let shown = model.articles
+            #expect(!model.isRefreshing)
+            model.refresh()
+            #expect(model.state.isLoading && model.isRefreshing && !model.isLoadingMore)
+            #expect(model.articles == shown)
+            try await settle(scheduler) { model.state.value != nil }
+            #expect(model.articles == shown && !model.isRefreshing)
+        }
+    }
+
+    /// A query still being written is not sent, so it never fails; the model says what it
+    /// waits for.
+    @Test func waitsForAQueryStillBeingWritten() async throws {
+        try await onSandbox { news in
+            let model = ArticlesViewModel(
+                feed: .search,
+                client: news,
+                scheduler: scheduler.eraseToAnyScheduler()
+            )
+            let log = RequestLog(model)
+            model.searchText = "swift"
+            await scheduler.advance(by: .milliseconds(300))
+            try await settle(scheduler) { model.state.value != nil }
+            let found = model.articles
+            for text in [
+                "swift OR", "swift AND", "swift NOT", "swift OR \"open", "(swift OR rust", "swift -",
+            ] {
+                model.searchText = text
+                #expect(model.queryIssue?.isUnfinished == true)
+                await scheduler.advance(by: .seconds(1))
+                #expect(model.state.value != nil)
+                #expect(model.articles == found)
+                #expect(model.errorMessage == nil)
+            }
+            model.searchText = "swift OR"
+            #expect(model.queryIssue == .unfinished("Finish the query after OR."))
+            #expect(log.endpoints.count == 1)
+            model.searchText = "swift OR rust"
+            #expect(model.queryIssue == nil)
+            await scheduler.advance(by: .milliseconds(300))
+            #expect(log.endpoints.last == .everything(query: "swift OR rust", paging: .init(pageSize: 20)))
         }
     }
 
@@ -192,6 +287,19 @@ struct ArticlesViewModelTests {
             #expect(!model.articles.isEmpty)
             #expect(queues == [true])
             watching.cancel()
+        }
+    }
+}
+
+/// Every request a model starts, however fast its answer comes.
+@MainActor
+final class RequestLog {
+    private(set) var endpoints: [NewsEndpoint] = []
+    private var watching: AnyCancellable?
+
+    init(_ model: ArticlesViewModel) {
+        watching = model.$state.sink { [weak self] state in
+            if let endpoint = state.request?.endpoint { self?.endpoints.append(endpoint) }
         }
     }
 }

@@ -45,6 +45,30 @@ struct SourcesViewModelTests {
         }
     }
 
+    @Test func aNewCountryShowsNoneOfThePreviousSourcesAndARefreshAsksAgain() async throws {
+        try await onSandbox { news in
+            let model = SourcesViewModel(
+                country: "us",
+                client: news,
+                scheduler: scheduler.eraseToAnyScheduler()
+            )
+            try await settle(scheduler) { model.state.value != nil }
+            #expect(!model.sources.isEmpty)
+
+            model.country = "de"
+            #expect(model.state.isLoading)
+            #expect(model.sources.isEmpty)
+            try await settle(scheduler) { model.state.value != nil }
+            let german = model.sources
+            #expect(!german.isEmpty && german.allSatisfy { $0.country == "de" })
+
+            model.refresh()
+            #expect(model.state.request == .init(country: "de"))
+            try await settle(scheduler) { model.state.value != nil }
+            #expect(model.sources == german)
+        }
+    }
+
     @Test func opensTheArticlesOfASource() async throws {
         try await onSandbox { news in
             let model = SourcesViewModel(
