@@ -19,7 +19,8 @@ final class Console: Sendable {
     /// The process's standard output and standard error.
     static let standard = Console(errorsAreInteractive: isatty(STDERR_FILENO) == 1) { text, isError in
         let handle = isError ? FileHandle.standardError : FileHandle.standardOutput
-        handle.write(Data(text.utf8))
+        // A closed pipe is the reader's choice, not a reason to stop.
+        try? handle.write(contentsOf: Data(text.utf8))
     }
 
     /// Writes a line to standard output, its control characters shown rather than obeyed.

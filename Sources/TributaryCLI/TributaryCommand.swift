@@ -24,6 +24,9 @@ struct TributaryCommand: AsyncParsableCommand {
     /// Runs the command line, with the diagrams that `streams new` takes attached to their
     /// options first.
     static func main() async {
+        // A reader of standard output or error that goes away — a pipe closed early — must not
+        // end the process, least of all a lab serving others: the write fails instead.
+        signal(SIGPIPE, SIG_IGN)
         await main(attachingMarbles(Array(ProcessInfo.processInfo.arguments.dropFirst())))
     }
 
