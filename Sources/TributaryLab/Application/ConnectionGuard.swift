@@ -36,6 +36,8 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     private let count: Count
     private let headTimeout: TimeAmount
     private var deadline: Scheduled<Void>?
+    /// Whether the connection found no room; it is answered `503` and closed once active.
+    private var isRefused = false
     /// The last bytes read, to find the end of the head across reads.
     private var tail: [UInt8] = []
 
@@ -45,8 +47,11 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        // Closing here, while the pipeline is still being built, would leave the connection's
+        // async channel unfinished, which NIO treats as a programming error and traps on: a
+        // connection without room is turned away once it is active instead.
         guard count.enter() else {
-            context.close(promise: nil)
+            isRefused = true
             return
         }
         let count = count
@@ -55,11 +60,24 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         deadline = context.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
     }
 
+    func channelActive(context: ChannelHandlerContext) {
+        context.fireChannelActive()
+        guard isRefused else { return }
+        let answer =
+            "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // What a turned-away connection sends is not read.
+        guard !isRefused else { return }
         if deadline != nil {
             let window = tail + unwrapInboundIn(data).readableBytesView
             if window.count >= 4,
