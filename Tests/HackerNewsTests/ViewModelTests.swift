@@ -8,7 +8,13 @@ import TributaryHTTP
 import TributaryTestSupport
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(
+    .timeLimit(.minutes(1)),
+    .disabled(
+        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
+        "starts sandboxes and CPU-bound; runs in the plain pass"
+    )
+)
 struct StoriesViewModelTests {
     let scheduler = DispatchQueue.test
 
@@ -77,7 +83,13 @@ struct StoriesViewModelTests {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(
+    .timeLimit(.minutes(1)),
+    .disabled(
+        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
+        "starts sandboxes and CPU-bound; runs in the plain pass"
+    )
+)
 struct CommentsViewModelTests {
     let scheduler = DispatchQueue.test
 

@@ -10,7 +10,13 @@ import TributaryHTTPTesting
 import TributaryTestSupport
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(
+    .timeLimit(.minutes(1)),
+    .disabled(
+        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
+        "starts sandboxes and CPU-bound; runs in the plain pass"
+    )
+)
 struct MoviesViewModelTests {
     let scheduler = DispatchQueue.test
 

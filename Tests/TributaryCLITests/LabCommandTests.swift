@@ -10,7 +10,13 @@ import TributaryTestSupport
 #endif
 
 /// `tributary lab`, served in-process on a free port.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(
+    .timeLimit(.minutes(1)),
+    .disabled(
+        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
+        "starts sandboxes and CPU-bound; runs in the plain pass"
+    )
+)
 struct LabCommandTests {
     @Test func servesTheLabAndSaysWhere() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "lab-cli-\(UUID().uuidString)")

@@ -9,7 +9,13 @@ import TributaryTestSupport
 @testable import TributaryCLI
 
 /// `tributary news` and `tributary sandbox`, run in-process against real sandboxes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(
+    .timeLimit(.minutes(1)),
+    .disabled(
+        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
+        "starts sandboxes and CPU-bound; runs in the plain pass"
+    )
+)
 struct NewsCommandTests {
     /// Runs `arguments` with `environment`, returning what was printed and the exit code.
     private func run(
@@ -225,7 +231,13 @@ struct NewsCommandTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(
+    .timeLimit(.minutes(1)),
+    .disabled(
+        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
+        "starts sandboxes and CPU-bound; runs in the plain pass"
+    )
+)
 struct NewsFeedCommandTests {
     /// Runs `news feed` on the sandbox's quirky feed `name` with `flags`.
     private func quirk(
