@@ -1,0 +1,176 @@
+/// One event of a recorded lane, as a recorder sends it and the lab stores and serves it.
+///
+/// ```json
+/// {"lane":"search","subscription":1,"kind":"value","value":"swift","t":0.312,"source":"App/Search.swift:14"}
+/// {"lane":"search","subscription":1,"kind":"requested","demand":"unlimited","t":0.001,"source":"App/Search.swift:14"}
+/// ```
+///
+/// `value` comes with `value` events, `error` with `failed` ones and `demand` with `requested`
+/// ones; `t` is seconds since the recorder began.
+public struct RecordedLaneEvent: Sendable, Equatable, Codable {
+    /// What happened to the subscription.
+    public enum Kind: String, Sendable, Equatable, Codable, CaseIterable {
+        case subscribed, requested, value, finished, failed, cancelled
+    }
+
+    /// The lane's name, as given to `lane(_:)`.
+    public var lane: String
+    /// Which subscription through the lane, numbered from 1 per lane.
+    public var subscription: Int
+    public var kind: Kind
+    /// The value's description, for `value` events.
+    public var value: String?
+    /// The error's description, for `failed` events.
+    public var error: String?
+    /// The demand asked for, for `requested` events.
+    public var demand: RecordedDemand?
+    /// Seconds since the recorder began, on a monotonic clock.
+    public var t: Double
+    /// Where the lane was attached, as `file:line`.
+    public var source: String
+
+    public init(
+        lane: String,
+        subscription: Int,
+        kind: Kind,
+        value: String? = nil,
+        error: String? = nil,
+        demand: RecordedDemand? = nil,
+        t: Double,
+        source: String
+    ) {
+        self.lane = lane
+        self.subscription = subscription
+        self.kind = kind
+        self.value = value
+        self.error = error
+        self.demand = demand
+        self.t = t
+        self.source = source
+    }
+}
+
+/// A demand as recorded: a number, or `"unlimited"` in JSON.
+public enum RecordedDemand: Sendable, Equatable, Codable {
+    case max(Int)
+    case unlimited
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let count = try? container.decode(Int.self) {
+            guard count >= 0 else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "A demand is never negative."
+                )
+            }
+            self = .max(count)
+            return
+        }
+        let word = try container.decode(String.self)
+        guard word == "unlimited" else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "A demand is a number or \"unlimited\", not \"\(word)\"."
+            )
+        }
+        self = .unlimited
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .max(let count): try container.encode(count)
+        case .unlimited: try container.encode("unlimited")
+        }
+    }
+}
+
+/// What a recorder sends on `/api/recordings/{id}/ingest?recorder=UUID`.
+///
+/// ```json
+/// {"type":"events","first":1000,"events":[…],"dropped":0}
+/// ```
+///
+/// `first` numbers the batch's first event in the recorder's own sequence (from 0), so a batch
+/// sent again after a reconnection is stored once: the lab keeps, per recorder, how far it has
+/// stored, and skips what it already holds. `dropped` is the recorder's running total of events
+/// it could not keep.
+public struct RecordingIngestBatch: Sendable, Equatable, Codable {
+    public var type: String = "events"
+    public var first: Int
+    public var events: [RecordedLaneEvent]
+    public var dropped: Int
+
+    public init(first: Int, events: [RecordedLaneEvent], dropped: Int) {
+        self.first = first
+        self.events = events
+        self.dropped = dropped
+    }
+}
+
+/// What the lab answers a recorder with.
+///
+/// ```json
+/// {"type":"stored","recording":"r-3f2a…","next":2000}
+/// {"type":"invalid","error":{"code":"invalidBatch","message":"…"}}
+/// {"type":"full","recording":"r-3f2a…","next":1000000,"error":{"code":"recordingFull","message":"…"}}
+/// ```
+public enum RecordingIngestReply: Sendable, Equatable {
+    /// The lab holds this recorder's events numbered below `next`; sent when the recorder connects
+    /// and after each batch is stored.
+    case stored(recording: String, next: Int)
+    /// The batch was refused and nothing of it stored.
+    case invalid(LiveProblem)
+    /// The recording is at its cap; it holds this recorder's events below `next` and takes no more.
+    case full(recording: String, next: Int, problem: LiveProblem)
+}
+
+extension RecordingIngestReply: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case type, recording, next, error
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case "stored":
+            self = .stored(
+                recording: try container.decode(String.self, forKey: .recording),
+                next: try container.decode(Int.self, forKey: .next)
+            )
+        case "invalid": self = .invalid(try container.decode(LiveProblem.self, forKey: .error))
+        case "full":
+            self = .full(
+                recording: try container.decode(String.self, forKey: .recording),
+                next: try container.decode(Int.self, forKey: .next),
+                problem: try container.decode(LiveProblem.self, forKey: .error)
+            )
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .type,
+                in: container,
+                debugDescription: "There is no message of type \"\(type)\"."
+            )
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .stored(let recording, let next):
+            try container.encode("stored", forKey: .type)
+            try container.encode(recording, forKey: .recording)
+            try container.encode(next, forKey: .next)
+        case .invalid(let problem):
+            try container.encode("invalid", forKey: .type)
+            try container.encode(problem, forKey: .error)
+        case .full(let recording, let next, let problem):
+            try container.encode("full", forKey: .type)
+            try container.encode(recording, forKey: .recording)
+            try container.encode(next, forKey: .next)
+            try container.encode(problem, forKey: .error)
+        }
+    }
+}
