@@ -172,6 +172,7 @@ let package = Package(
                 "TributaryHTTP",
                 "TributaryStreams",
                 "TributaryLabWire",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,0 +1,340 @@
+import DequeModule
+public import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+public import Tributary
+import TributaryLabWire
+
+/// A ``LaneRecording`` that sends every lane event of a running app to a lab, where everyone
+/// watching the recording sees it live.
+///
+/// ```swift
+/// Lanes.recorder = LabLaneRecorder(lab: URL(string: "http://127.0.0.1:8080")!, token: token,
+///                                  recording: "search screen")
+/// ```
+///
+/// Recording never holds up the thread that sends a value: ``record(_:)`` appends to a bounded
+/// buffer and returns. A task of the recorder's own sends the buffer in batches, every 50 ms or
+/// every 1,000 events, over one WebSocket, and keeps each event until the lab says it stored it.
+/// When the connection drops it is made again after a pause that grows from 0.1 s to 5 s, and
+/// the lab says how far it got, so no event is stored twice or lost. Events that arrive while
+/// the buffer is full are counted in ``dropped``, which the lab shows beside the recording; with
+/// the lab gone the app runs on at full speed and counts what it could not keep.
+public final class LabLaneRecorder: LaneRecording {
+    /// Why ``flush(timeout:)`` could not confirm every event.
+    public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+        /// The recording is at the lab's cap; the events past it were dropped.
+        case recordingFull(String)
+        /// The lab had not stored every event within the time allowed.
+        case timedOut(stored: Int, recorded: Int)
+
+        public var description: String {
+            switch self {
+            case .recordingFull(let message): "The lab's recording is full: \(message)"
+            case .timedOut(let stored, let recorded):
+                "The lab had stored \(stored) of \(recorded) events when the time ran out."
+            }
+        }
+    }
+
+    public let began: ContinuousClock.Instant
+    private let buffer: EventBuffer
+    private let sender: Task<Void, Never>
+
+    /// - Parameters:
+    ///   - lab: The lab's address, such as `http://127.0.0.1:8080`.
+    ///   - token: The lab's token.
+    ///   - recording: The recording's name, or its id; a name the lab does not know yet makes a
+    ///     new recording.
+    ///   - capacity: How many events are kept while the lab has not stored them.
+    ///   - batchSize: The most events in one batch; a full batch is sent without waiting.
+    ///   - interval: How long events wait for a batch to fill.
+    public init(
+        lab: URL,
+        token: String,
+        recording: String,
+        capacity: Int = 100_000,
+        batchSize: Int = 1_000,
+        interval: Duration = .milliseconds(50)
+    ) {
+        precondition(capacity > 0 && batchSize > 0, "A recorder keeps and sends at least one event.")
+        let began = ContinuousClock.now
+        self.began = began
+        let buffer = EventBuffer(capacity: capacity)
+        self.buffer = buffer
+        let link = IngestLink(
+            url: Self.ingestURL(lab: lab, recording: recording),
+            token: token,
+            began: began,
+            batchSize: batchSize,
+            interval: interval
+        )
+        sender = Task.detached { await link.run(buffer) }
+    }
+
+    deinit {
+        sender.cancel()
+    }
+
+    public func record(_ event: LaneEvent) {
+        buffer.append(event)
+    }
+
+    /// Events recorded that were not kept: the buffer was full, or the recording is.
+    public var dropped: Int {
+        buffer.state.withLock { $0.dropped }
+    }
+
+    /// Returns once the lab has stored every event recorded before the call, so a read of the
+    /// recording right after it sees them all.
+    ///
+    /// - Parameter timeout: How long to wait for the lab.
+    /// - Throws: ``Error/recordingFull(_:)`` when the recording is at its cap,
+    ///   ``Error/timedOut(stored:recorded:)`` when the lab does not confirm in time, and
+    ///   `CancellationError` when the calling task is cancelled.
+    public func flush(timeout: Duration = .seconds(30)) async throws {
+        let (target, start) = buffer.state.withLock { state in
+            state.flushing = true
+            return (state.recorded, state.acknowledged)
+        }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (acknowledged, full) = buffer.state.withLock { ($0.acknowledged, $0.full) }
+            if acknowledged >= target { return }
+            if let full { throw Error.recordingFull(full) }
+            guard ContinuousClock.now < deadline else {
+                throw Error.timedOut(stored: acknowledged - start, recorded: target - start)
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    static func ingestURL(lab: URL, recording: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/;?#%")
+        let segment = recording.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        var components = URLComponents(url: lab, resolvingAgainstBaseURL: true)
+        components?.scheme = lab.scheme == "https" ? "wss" : "ws"
+        let base = components?.percentEncodedPath ?? ""
+        components?.percentEncodedPath =
+            (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/api/recordings/\(segment)/ingest"
+        components?.queryItems = [URLQueryItem(name: "recorder", value: UUID().uuidString)]
+        return components?.string ?? ""
+    }
+}
+
+/// The events a recorder holds until the lab stores them, numbered in the recorder's sequence.
+final class EventBuffer: Sendable {
+    struct State {
+        /// Events not yet stored by the lab, the first numbered `acknowledged`.
+        var pending: Deque<LaneEvent> = []
+        /// How many events the lab has stored or the recorder has given up on.
+        var acknowledged = 0
+        /// The number of the next event to send on the current connection.
+        var sent = 0
+        var dropped = 0
+        /// The lab's reason, once the recording is full.
+        var full: String?
+        /// Someone waits for everything to be stored: send what there is without waiting.
+        var flushing = false
+        var recorded: Int { acknowledged + pending.count }
+    }
+
+    let capacity: Int
+    let state = Protected(State())
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func append(_ event: LaneEvent) {
+        state.withLock { state in
+            if state.pending.count >= capacity || state.full != nil {
+                state.dropped += 1
+            } else {
+                state.pending.append(event)
+            }
+        }
+    }
+
+    /// The lab holds everything numbered below `next`.
+    func acknowledge(_ next: Int) {
+        state.withLock { state in
+            let stored = min(max(next - state.acknowledged, 0), state.pending.count)
+            state.pending.removeFirst(stored)
+            state.acknowledged += stored
+            state.sent = max(state.sent, state.acknowledged)
+            if state.pending.isEmpty { state.flushing = false }
+        }
+    }
+
+    /// The lab refused the batch that begins at `first`, so its events are given up.
+    func giveUp(from first: Int, count: Int) {
+        state.withLock { state in
+            guard first == state.acknowledged else { return }
+            let lost = min(count, state.pending.count)
+            state.pending.removeFirst(lost)
+            state.acknowledged += lost
+            state.dropped += lost
+            state.sent = max(state.sent, state.acknowledged)
+        }
+    }
+
+    func markFull(_ reason: String) {
+        state.withLock { state in
+            state.full = reason
+            state.dropped += state.pending.count
+            state.acknowledged += state.pending.count
+            state.pending.removeAll()
+            state.sent = state.acknowledged
+        }
+    }
+
+    /// Starts a connection's sending over from the first event the lab has not stored.
+    func rewind() {
+        state.withLock { $0.sent = $0.acknowledged }
+    }
+
+    /// The next batch to send: the events after those sent, once `batchSize` of them wait, the
+    /// oldest has waited `interval`, or someone flushes; nil while too many are unconfirmed.
+    func nextBatch(batchSize: Int, due: Bool, inFlightLimit: Int) -> (first: Int, events: [LaneEvent])? {
+        state.withLock { state in
+            let waiting = state.recorded - state.sent
+            guard waiting > 0, waiting >= batchSize || due || state.flushing,
+                state.sent - state.acknowledged < inFlightLimit
+            else { return nil }
+            let start = state.sent - state.acknowledged
+            let count = min(waiting, batchSize)
+            let events = Array(state.pending[start..<(start + count)])
+            let first = state.sent
+            state.sent += count
+            return (first, events)
+        }
+    }
+}
+
+/// The recorder's connection to the lab: made, fed, and made again when it drops.
+struct IngestLink: Sendable {
+    /// The most characters of a value, error or name that a recorder sends, so that no event
+    /// makes a batch the lab would refuse.
+    static let longestText = 4_096
+
+    var url: String
+    var token: String
+    var began: ContinuousClock.Instant
+    var batchSize: Int
+    var interval: Duration
+
+    func run(_ buffer: EventBuffer) async {
+        var logger = Logger(label: "LabLaneRecorder")
+        logger.logLevel = .critical
+        var pause = Duration.milliseconds(100)
+        var headers = HTTPFields()
+        headers[.authorization] = "Bearer \(token)"
+        while !Task.isCancelled, buffer.state.withLock({ $0.full == nil }) {
+            let heard = Protected(false)
+            _ = try? await WebSocketClient.connect(
+                url: url,
+                configuration: .init(additionalHeaders: headers),
+                logger: logger
+            ) { inbound, outbound, _ in
+                buffer.rewind()
+                let ready = Protected(false)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await message in inbound.messages(maxSize: 1 << 16) {
+                            guard case .text(let text) = message,
+                                let reply = try? JSONDecoder().decode(
+                                    RecordingIngestReply.self,
+                                    from: Data(text.utf8)
+                                )
+                            else { continue }
+                            heard.withLock { $0 = true }
+                            switch reply {
+                            case .stored(_, let next):
+                                buffer.acknowledge(next)
+                                ready.withLock { $0 = true }
+                            case .full(_, let next, let problem):
+                                buffer.acknowledge(next)
+                                buffer.markFull(problem.message)
+                                return
+                            case .invalid:
+                                let first = buffer.state.withLock { $0.acknowledged }
+                                buffer.giveUp(from: first, count: batchSize)
+                            }
+                        }
+                    }
+                    group.addTask {
+                        try await send(buffer, to: outbound, whenReady: ready)
+                    }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+            if heard.withLock({ $0 }) { pause = .milliseconds(100) }
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(5))
+        }
+    }
+
+    private func send(
+        _ buffer: EventBuffer,
+        to outbound: WebSocketOutboundWriter,
+        whenReady ready: Protected<Bool>
+    ) async throws {
+        let encoder = JSONEncoder()
+        var lastSent = ContinuousClock.now
+        while !Task.isCancelled {
+            guard ready.withLock({ $0 }) else {
+                try await Task.sleep(for: .milliseconds(5))
+                continue
+            }
+            let due = ContinuousClock.now - lastSent >= interval
+            guard
+                let batch = buffer.nextBatch(batchSize: batchSize, due: due, inFlightLimit: batchSize * 20)
+            else {
+                try await Task.sleep(for: .milliseconds(5))
+                continue
+            }
+            let dropped = buffer.state.withLock { $0.dropped }
+            let message = RecordingIngestBatch(
+                first: batch.first,
+                events: batch.events.map(recorded),
+                dropped: dropped
+            )
+            try await outbound.writeTextMessage(String(decoding: try encoder.encode(message), as: UTF8.self))
+            lastSent = .now
+        }
+    }
+
+    private func recorded(_ event: LaneEvent) -> RecordedLaneEvent {
+        let elapsed = event.time.components
+        var record = RecordedLaneEvent(
+            lane: Self.clipped(event.lane),
+            subscription: event.subscription,
+            kind: .subscribed,
+            t: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18,
+            source: Self.clipped(event.source)
+        )
+        switch event.kind {
+        case .subscribed: record.kind = .subscribed
+        case .requested(let demand):
+            record.kind = .requested
+            record.demand = demand.max.map { .max($0) } ?? .unlimited
+        case .value(let value):
+            record.kind = .value
+            record.value = Self.clipped(value)
+        case .finished: record.kind = .finished
+        case .failed(let error):
+            record.kind = .failed
+            record.error = Self.clipped(error)
+        case .cancelled: record.kind = .cancelled
+        }
+        return record
+    }
+
+    private static func clipped(_ text: String) -> String {
+        text.count <= longestText ? text : String(text.prefix(longestText - 1)) + "…"
+    }
+}
