@@ -51,6 +51,17 @@ public final class ArticlesViewModel: ObservableObject {
         /// Tells a refresh from the request it repeats.
         let serial: Int
 
+        /// The request in a few words, as its lane shows it: `page 2 of /v2/everything?q=swift`.
+        public var summary: String {
+            switch origin {
+            case .newsAPI(let endpoint):
+                let query = endpoint.queryItems.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+                return "page \(page) of \(endpoint.path)\(query.isEmpty ? "" : "?" + query)"
+            case .feed(let url, let filter):
+                return "page \(page) of \(url.absoluteString)\(filter.isEmpty ? "" : " matching \(filter)")"
+            }
+        }
+
         /// The NewsAPI endpoint, for pages that come from NewsAPI.
         public var endpoint: NewsEndpoint? {
             guard case .newsAPI(let endpoint) = origin else { return nil }
@@ -121,16 +132,23 @@ public final class ArticlesViewModel: ObservableObject {
         self.searchText = searchText
         self.pageSize = pageSize
 
+        // Lanes, recorded only when the app sets `Lanes.recorder`: each request, and each
+        // fetch as a subscription that ends loaded, failed, or cancelled by a newer request.
         requests
+            .lane("request", describe: { $0.map(\.summary) ?? "nothing to ask" })
             .loadLatest { request in
-                Self.publisher(for: request, client: client).receive(on: scheduler)
+                Self.publisher(for: request, client: client)
+                    .lane("response", describe: { "\($0.articles.count) of \($0.totalResults) articles" })
+                    .receive(on: scheduler)
             }
             .sink { [weak self] state in self?.apply(state) }
             .store(in: &subscriptions)
 
         // A query still being written leaves the last finished one searched.
-        let query = $searchText.settledText(startingWith: searchText, pause: debounce, scheduler: scheduler)
+        let query = $searchText.lane("typed", describe: { $0 })
+            .settledText(startingWith: searchText, pause: debounce, scheduler: scheduler)
             .scan("") { finished, text in NewsQuery.issue(in: text)?.isUnfinished == true ? finished : text }
+            .lane("query", describe: { $0 })
         $feed
             .combineLatest(query)
             .map { [pageSize] feed, query in Self.origin(feed, query: query, pageSize: pageSize) }
