@@ -5,6 +5,7 @@ public import TributaryStreams
 /// ```json
 /// {"type":"snapshot","version":3,"document":{…},"viewers":2}
 /// {"type":"saved","version":4,"document":{…},"author":"ada"}
+/// {"type":"presence","viewers":3,"names":["Ada","Grace"]}
 /// ```
 ///
 /// The lab and ``TributaryLabClient`` share these types, so the two cannot disagree on a field.
@@ -18,8 +19,8 @@ public enum LiveServerMessage: Sendable, Equatable {
     case conflict(version: Int, document: StreamDocument)
     /// The viewer's message was refused, and nothing changed.
     case invalid(LiveProblem)
-    /// How many view the document now.
-    case presence(viewers: Int)
+    /// How many view the document now, and the names of those who gave one.
+    case presence(viewers: Int, names: [String])
     /// The document was deleted; the connection ends.
     case deleted
     /// There is no such document; the connection ends.
@@ -48,11 +49,14 @@ public enum LiveClientMessage: Sendable, Equatable {
     case save(baseVersion: Int, document: StreamDocument, author: String?)
     /// The viewer has `version`; the lab sends a snapshot only if a newer one exists.
     case resume(version: Int)
+    /// The viewer's display name, shown to the others in `presence`; plain text of at most 64
+    /// characters.
+    case hello(name: String)
 }
 
 extension LiveServerMessage: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, version, document, viewers, author, error
+        case type, version, document, viewers, author, error, names
     }
 
     public init(from decoder: any Decoder) throws {
@@ -77,7 +81,11 @@ extension LiveServerMessage: Codable {
                 document: try container.decode(StreamDocument.self, forKey: .document)
             )
         case "invalid": self = .invalid(try container.decode(LiveProblem.self, forKey: .error))
-        case "presence": self = .presence(viewers: try container.decode(Int.self, forKey: .viewers))
+        case "presence":
+            self = .presence(
+                viewers: try container.decode(Int.self, forKey: .viewers),
+                names: try container.decodeIfPresent([String].self, forKey: .names) ?? []
+            )
         case "deleted": self = .deleted
         case "notFound": self = .notFound
         default:
@@ -109,9 +117,10 @@ extension LiveServerMessage: Codable {
         case .invalid(let problem):
             try container.encode("invalid", forKey: .type)
             try container.encode(problem, forKey: .error)
-        case .presence(let viewers):
+        case .presence(let viewers, let names):
             try container.encode("presence", forKey: .type)
             try container.encode(viewers, forKey: .viewers)
+            try container.encode(names, forKey: .names)
         case .deleted: try container.encode("deleted", forKey: .type)
         case .notFound: try container.encode("notFound", forKey: .type)
         }
@@ -120,7 +129,7 @@ extension LiveServerMessage: Codable {
 
 extension LiveClientMessage: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, baseVersion, document, author, version
+        case type, baseVersion, document, author, version, name
     }
 
     public init(from decoder: any Decoder) throws {
@@ -135,6 +144,8 @@ extension LiveClientMessage: Codable {
             )
         case "resume":
             self = .resume(version: try container.decode(Int.self, forKey: .version))
+        case "hello":
+            self = .hello(name: try container.decode(String.self, forKey: .name))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type,
@@ -155,6 +166,9 @@ extension LiveClientMessage: Codable {
         case .resume(let version):
             try container.encode("resume", forKey: .type)
             try container.encode(version, forKey: .version)
+        case .hello(let name):
+            try container.encode("hello", forKey: .type)
+            try container.encode(name, forKey: .name)
         }
     }
 }

@@ -173,6 +173,52 @@ struct LiveTests {
         }
     }
 
+    /// Viewers who say who they are are named in everyone's presence; saves carry the author.
+    @Test func namesTheViewersWhoGaveANameAndCreditsSaves() async throws {
+        try await withLiveLab { lab, id, live in
+            let ada = LiveViewer(live(true))
+            let watcher = LiveViewer(live(false))
+            try await waitUntil { watcher.messages(of: "presence").last?["viewers"] as? Int == 2 }
+            #expect(watcher.messages(of: "presence").last?["names"] as? [String] == [])
+
+            ada.send(#"{"type":"hello","name":"  Ada\u0007 Lovelace  "}"#)
+            try await waitUntil {
+                watcher.messages(of: "presence").last?["names"] as? [String] == ["Ada Lovelace"]
+            }
+            watcher.send(#"{"type":"hello","name":"Grace"}"#)
+            try await waitUntil {
+                ada.messages(of: "presence").last?["names"] as? [String] == ["Ada Lovelace", "Grace"]
+            }
+            // A name of nothing but spaces takes the name back; one far too long is cut to 64.
+            watcher.send(#"{"type":"hello","name":"   "}"#)
+            try await waitUntil {
+                ada.messages(of: "presence").last?["names"] as? [String] == ["Ada Lovelace"]
+            }
+            ada.send(#"{"type":"hello","name":"\#(String(repeating: "x", count: 500))"}"#)
+            try await waitUntil {
+                ada.messages(of: "presence").last?["names"] as? [String] == [
+                    String(repeating: "x", count: 64)
+                ]
+            }
+            watcher.send(#"{"type":"hello"}"#)
+            try await waitUntil { !watcher.messages(of: "invalid").isEmpty }
+
+            ada.send(
+                #"{"type":"save","baseVersion":1,"author":"Ada Lovelace","document":"#
+                    + String(decoding: document(named: "Named"), as: UTF8.self) + "}"
+            )
+            try await waitUntil {
+                watcher.messages(of: "saved").first?["author"] as? String == "Ada Lovelace"
+            }
+            let versions = try await lab.send(.get, "/api/streams/\(id)/versions")
+            #expect(versions.text.contains("Ada Lovelace"))
+
+            ada.close()
+            try await waitUntil { watcher.messages(of: "presence").last?["names"] as? [String] == [] }
+            watcher.close()
+        }
+    }
+
     /// Bad messages get an answer and change nothing; nothing crashes.
     @Test func answersBadMessagesWithoutChangingTheDocument() async throws {
         try await withLiveLab { lab, id, live in

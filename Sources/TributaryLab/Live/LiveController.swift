@@ -141,6 +141,10 @@ struct LiveController {
                     return LiveMessage.invalid("storage", "The lab's database failed; nothing was saved.")
                 }
             }
+        case .hello(let name):
+            let shown = DocumentService.author(name)
+            service.hub.name(shown == "anonymous" ? nil : shown, viewer: viewer, of: id)
+            return nil
         case .resume(let version):
             guard !outbox.hasSnapshotWaiting else { return nil }
             do throws(DocumentStoreError) {
@@ -166,6 +170,7 @@ struct LiveController {
             var baseVersion: Int?
             var version: Int?
             var author: String?
+            var name: String?
         }
         struct Holder: Decodable { var document: StreamDocument }
         let data = Data(text.utf8)
@@ -177,10 +182,13 @@ struct LiveController {
         let badMessage = Refusal(
             LiveMessage.invalid(
                 "badMessage",
-                "A save names its baseVersion and holds a document; a resume names its version."
+                "A save names its baseVersion and holds a document; a resume names its version; a hello names its name."
             )
         )
         switch envelope.type {
+        case "hello":
+            guard let name = envelope.name else { return .failure(badMessage) }
+            return .success(.hello(name: name))
         case "resume":
             guard let version = envelope.version else { return .failure(badMessage) }
             return .success(.resume(version: version))

@@ -26,6 +26,8 @@ final class LiveHub: Sendable {
         var shown: Int?
         /// The newest save that arrived before the snapshot.
         var pending: StoredDocument?
+        /// The name the viewer gave, if any.
+        var name: String?
     }
 
     private struct State {
@@ -78,6 +80,12 @@ final class LiveHub: Sendable {
             return delivered ? [] : [member.viewer]
         }
         for viewer in dropped { viewer.disconnect() }
+    }
+
+    /// Records the name viewer `id` of `document` goes by, or that it gives none, for presence.
+    func name(_ name: String?, viewer id: Int, of document: String) {
+        state.withLock { $0.rooms[document]?[id]?.name = name }
+        announcePresence(of: document)
     }
 
     /// Removes a viewer; returns how many are left.
@@ -143,11 +151,12 @@ final class LiveHub: Sendable {
         guard state.withLock({ $0.announcing.insert(document).inserted }) else { return }
         Task {
             try? await Task.sleep(for: Self.presenceInterval)
-            let viewers = state.withLock { state in
+            let (viewers, names) = state.withLock { state in
                 state.announcing.remove(document)
-                return state.rooms[document]?.count ?? 0
+                let members = state.rooms[document]?.values ?? [:].values
+                return (members.count, members.compactMap(\.name).sorted())
             }
-            if viewers > 0 { send(LiveMessage.presence(viewers), to: document) }
+            if viewers > 0 { send(LiveMessage.presence(viewers, names: names), to: document) }
         }
     }
 
@@ -189,7 +198,9 @@ enum LiveMessage {
         LabJSON.text(LiveServerMessage.invalid(LiveProblem(code: code, message: message)))
     }
 
-    static func presence(_ viewers: Int) -> ByteBuffer { encode(.presence(viewers: viewers)) }
+    static func presence(_ viewers: Int, names: [String]) -> ByteBuffer {
+        encode(.presence(viewers: viewers, names: names))
+    }
 
     static let deleted = encode(.deleted)
 
