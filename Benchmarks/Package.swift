@@ -77,7 +77,9 @@ let package = Package(
             name: "LabBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Tributary", package: "Tributary"),
                 .product(name: "TributaryLab", package: "Tributary"),
+                .product(name: "TributaryLabClient", package: "Tributary"),
                 .product(name: "TributaryStreams", package: "Tributary"),
                 .product(name: "NewsAPI", package: "Tributary"),
                 .product(name: "NewsSandbox", package: "Tributary"),

@@ -2,9 +2,11 @@ import ArgumentParser
 import Foundation
 import NewsAPI
 import NewsSandbox
+import Tributary
 import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryLab
+import TributaryLabClient
 import UnixSignals
 
 /// `tributary lab`: the lab's service, with its documents in SQLite.
@@ -72,10 +74,18 @@ struct LabCommand: AsyncParsableCommand {
     )
     var newsBaseURL: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Record the news reader's pipelines (typed text, query, request, response) into the recording \"lab news\".",
+            discussion: "Watch it live at /recordings while typing in the news tab."
+        )
+    )
+    var record = false
+
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
     enum CodingKeys: CodingKey {
-        case host, port, database, token, tokenFile, publicURL, newsBaseURL
+        case host, port, database, token, tokenFile, publicURL, newsBaseURL, record
     }
 
     func validate() throws {
@@ -137,6 +147,16 @@ struct LabCommand: AsyncParsableCommand {
                     let url = configured.publicURL ?? bound
                     console.print("Tributary lab at \(url.absoluteString)/?token=\(token)")
                     console.note("Documents in \(place). \(origin)")
+                    if record {
+                        Lanes.recorder = LabLaneRecorder(
+                            lab: Self.ownAddress(bound),
+                            token: token,
+                            recording: "lab news"
+                        )
+                        console.note(
+                            "The news reader's lanes are recorded into \"lab news\": \(url.absoluteString)/recordings"
+                        )
+                    }
                 }
             }
         } catch let error as DocumentStoreError {
@@ -146,6 +166,18 @@ struct LabCommand: AsyncParsableCommand {
             console.note("error: The lab cannot serve on \(host):\(port): \(error).")
             throw ExitCode.failure
         }
+    }
+
+    /// Where this process reaches the lab it serves: the bound address, or loopback when it
+    /// listens on every address.
+    static func ownAddress(_ bound: URL) -> URL {
+        guard var components = URLComponents(url: bound, resolvingAgainstBaseURL: false) else { return bound }
+        switch components.host {
+        case "0.0.0.0", nil: components.host = "127.0.0.1"
+        case "::", "[::]": components.host = "[::1]"
+        default: break
+        }
+        return components.url ?? bound
     }
 
     /// The token given with --token, --token-file or TRIBUTARY_LAB_TOKEN, if any.

@@ -17,6 +17,7 @@ struct TributaryCommand: AsyncParsableCommand {
             NewsCommand.self, HackerNewsCommand.self, MoviesCommand.self, LabCommand.self,
             SandboxCommand.self,
             StreamsCommand.self,
+            RecordingsCommand.self,
             ImagesCommand.self,
         ]
     )

@@ -38,7 +38,7 @@ def start_lab(binary, folder):
     environment.pop("NEWSAPI_KEY", None)
     environment.pop("NEWSAPI_BASE_URL", None)
     lab = subprocess.Popen(
-        [binary, "lab", "--port", str(port), "--token", TOKEN],
+        [binary, "lab", "--port", str(port), "--token", TOKEN, "--record"],
         stdout=subprocess.PIPE, stderr=open(os.path.join(folder, "lab.log"), "w"), env=environment, text=True,
     )
     line = lab.stdout.readline()
@@ -99,6 +99,7 @@ def main():
     try:
         news(run, first)
         streams(run, first, second)
+        recordings(run, first, second)
     finally:
         if lab.poll() is not None:
             print(f"the lab had ended with status {lab.returncode}; its log is {folder}/lab.log")
@@ -436,3 +437,80 @@ def streams(run, first, second):
 
 if __name__ == "__main__":
     main()
+
+
+def recordings(run, first, second):
+    """The lab runs with --record: its news reader's lanes arrive live in the recording "lab news"."""
+    base = run.base
+
+    def marbles(driver):
+        return driver.find_elements(By.CSS_SELECTOR, ".lanes-chart circle.marble")
+
+    def lane_names(driver):
+        return [node.text for node in driver.find_elements(By.CSS_SELECTOR, ".lanes-chart text.lane-name")]
+
+    def event_count(driver):
+        text = driver.find_element(By.CSS_SELECTOR, "main .meta").text
+        return int(text.split(" ")[0]) if text and text[0].isdigit() else 0
+
+    def listed():
+        first.get(base + "/news?view=search")
+        box = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[type=search]"))
+        box.send_keys("swift")
+        wait(first, lambda: len(cards(first)) > 0)
+        first.get(base + "/recordings")
+        link = wait(first, lambda: first.find_element(By.LINK_TEXT, "lab news"))
+        assert "event" in link.find_element(By.XPATH, "..").text
+        link.click()
+        wait(first, lambda: {"typed", "query", "request", "response"} <= set(lane_names(first)))
+        assert first.find_element(By.TAG_NAME, "h1").text == "lab news"
+
+    run.step("recordings-list-and-lanes", first, listed)
+
+    def live():
+        before = event_count(first)
+        second.get(f"{base}/?token={TOKEN}")
+        second.get(base + "/news?view=search")
+        box = wait(second, lambda: second.find_element(By.CSS_SELECTOR, "input[type=search]"))
+        box.send_keys("compiler")
+        wait(first, lambda: event_count(first) > before + 3)
+        wait(first, lambda: any("compiler" in (m.find_element(By.TAG_NAME, "title").get_attribute("textContent") or "")
+                                for m in marbles(first)))
+
+    run.step("recordings-follow-live", first, live)
+
+    def read_a_value():
+        pause = first.find_element(By.XPATH, "//button[text()='Pause']")
+        pause.click()
+        assert pause.get_attribute("aria-pressed") == "false"
+        marble = [m for m in marbles(first)
+                  if "compiler" in (m.find_element(By.TAG_NAME, "title").get_attribute("textContent") or "")][-1]
+        first.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", marble)
+        detail = first.find_element(By.CSS_SELECTOR, ".lane-detail").text
+        assert "compiler" in detail, detail
+        zoom = first.find_element(By.CSS_SELECTOR, "button[aria-label='Zoom in']")
+        width = first.execute_script("return document.querySelector('.lanes-chart svg').getBBox().width")
+        zoom.click()
+        zoom.click()
+        wait(first, lambda: first.execute_script(
+            "return document.querySelector('.lanes-chart svg').getBBox().width") != width)
+        href = first.find_element(By.LINK_TEXT, "Download test").get_attribute("href")
+        assert "/test.swift?input=" in href, href
+        source = first.execute_script(
+            "return fetch(arguments[0], {credentials: 'same-origin'}).then(r => r.text())", href)
+        assert "import Testing" in source and "@Test" in source, source[:200]
+
+    run.step("recordings-read-a-value", first, read_a_value)
+
+    def as_document():
+        first.find_element(By.XPATH, "//button[text()='Open as document']").click()
+        wait(first, lambda: first.current_url.startswith(base + "/streams/"))
+        wait(first, lambda: "typed" in editor_text(first) or "response" in editor_text(first))
+
+    run.step("recordings-open-as-document", first, as_document)
+
+    def missing():
+        first.get(base + "/recordings/no-such-recording")
+        wait(first, lambda: "There is no recording" in first.find_element(By.TAG_NAME, "main").text)
+
+    run.step("recordings-missing", first, missing)

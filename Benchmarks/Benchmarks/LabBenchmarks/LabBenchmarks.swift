@@ -213,6 +213,7 @@ struct LabBenchmarkError: Error, CustomStringConvertible {
 
 let benchmarks: @Sendable () -> Void = {
     fanOutBenchmarks()
+    laneBenchmarks()
     readBenchmarks()
     saveBenchmarks()
     idleConnectionBenchmarks()

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import TributaryStreams
 
-/// The pages: `/`, the deep links `/news…` and `/streams/{id}`, their files under `/app`, the
+/// The pages: `/`, the deep links `/news…`, `/streams/{id}` and `/recordings/{id}`, their files under `/app`, the
 /// examples the editor starts from, the operator catalogue its form is made from, and the
 /// printed `/?token=` link, which opens a session.
 struct PagesController {
@@ -15,7 +15,9 @@ struct PagesController {
     var routes: RouteCollection<LabRequestContext> {
         let routes = RouteCollection(context: LabRequestContext.self)
         routes.get(use: home)
-        for path: RouterPath in ["news", "streams", "streams/:id"] { routes.get(path, use: page) }
+        for path: RouterPath in ["news", "streams", "streams/:id", "recordings", "recordings/:id"] {
+            routes.get(path, use: page)
+        }
         routes.get("app/:file", use: file)
         routes.get("favicon.ico") { request, _ in
             assets.response("favicon.svg", to: request) ?? Response(status: .notFound)

@@ -1,6 +1,9 @@
-// The lab's two sections, each a view of the path: /news… and /streams….
+// The lab's sections, each a view of the path: /news…, /streams… and /recordings….
 import { renderNews } from './news.js';
+import { renderRecordings } from './recordings.js';
 import { renderStreams } from './streams.js';
+
+const sections = { news: renderNews, streams: renderStreams, recordings: renderRecordings };
 
 const main = document.getElementById('main');
 let leave = null;
@@ -20,7 +23,8 @@ export function navigate(path, { replace = false, fresh = false } = {}) {
 let shown = null;
 
 function route() {
-  const section = location.pathname.startsWith('/streams') ? 'streams' : 'news';
+  const first = location.pathname.split('/')[1];
+  const section = first in sections ? first : 'news';
   // Within one section a view that can follow the address does so, keeping its connection.
   if (shown === section && leave?.reroute) {
     leave.reroute();
@@ -34,7 +38,7 @@ function route() {
     else link.removeAttribute('aria-current');
   }
   main.replaceChildren();
-  leave = section === 'streams' ? renderStreams(main, navigate) : renderNews(main, navigate);
+  leave = sections[section](main, navigate);
 }
 
 document.addEventListener('click', (event) => {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Tributary
+import TributaryAsyncHTTPClient
+import TributaryLab
 import TributaryLabClient
 import TributaryTestSupport
 
@@ -27,6 +29,159 @@ import TributaryTestSupport
         #expect(recorder.dropped == 903)
         await #expect(throws: LabLaneRecorder.Error.timedOut(stored: 0, recorded: 100)) {
             try await recorder.flush(timeout: .milliseconds(300))
+        }
+    }
+}
+
+/// A recorder that hands each event to several, so a test can compare what reached the lab
+/// with what happened.
+private struct Both: LaneRecording {
+    let recorders: [any LaneRecording]
+    let began: ContinuousClock.Instant
+
+    func record(_ event: LaneEvent) {
+        for recorder in recorders { recorder.record(event) }
+    }
+}
+
+@Suite(.timeLimit(.minutes(2)))
+struct LabLaneRecorderIngestTests {
+    private func client(_ lab: LabConnection) -> LabClient {
+        LabClient(baseURL: lab.base, token: lab.token, transport: lab.transport, retryPolicy: .never)
+    }
+
+    @Test func storesEveryEventOfAPipelineInOrder() async throws {
+        try await withLab { lab in
+            let recorder = LabLaneRecorder(lab: lab.base, token: lab.token, recording: "search screen")
+            let memory = LaneMemory()
+            let both = Both(recorders: [memory, recorder], began: recorder.began)
+            let subject = PassthroughSubject<String, Never>()
+            let cancellable = subject.lane("typed", recorder: both)
+                .map { $0.uppercased() }
+                .lane("shouted", recorder: both)
+                .sink { _ in }
+            for text in ["s", "sw", "swi", "swift"] { subject.send(text) }
+            subject.send(completion: .finished)
+            cancellable.cancel()
+            try await recorder.flush()
+
+            let client = client(lab)
+            let listed = try await client.recordings()
+            let summary = try #require(listed.first { $0.name == "search screen" })
+            #expect(summary.events == memory.events.count)
+            let recording = try await client.recording(summary.id)
+            #expect(recording.events.map(\.kind) == memory.events.map(\.kind))
+            #expect(recording.events.map(\.lane) == memory.events.map(\.lane))
+            #expect(recording.lanes == ["typed", "shouted"])
+            // Times survive the trip to within a microsecond.
+            for (stored, happened) in zip(recording.events, memory.events) {
+                #expect(abs(stored.time - happened.time) < .microseconds(1))
+            }
+            #expect(recording.memory.marbles(lane: "shouted", frame: .seconds(1)) == "(abcd|)")
+            #expect(recording.memory.marbleValues(lane: "shouted")["d"] == "SWIFT")
+        }
+    }
+
+    /// Eight threads send at once; every event is stored once, each subscription in order.
+    @Test func storesWhatManyThreadsSendAtOnce() async throws {
+        try await withLab { lab in
+            let recorder = LabLaneRecorder(lab: lab.base, token: lab.token, recording: "threads")
+            let perThread = 2_500
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                let subject = PassthroughSubject<Int, Never>()
+                let cancellable = subject.lane("busy", recorder: recorder).sink { _ in }
+                for value in 0..<perThread { subject.send(value) }
+                subject.send(completion: .finished)
+                cancellable.cancel()
+            }
+            try await recorder.flush()
+            #expect(recorder.dropped == 0)
+            let client = client(lab)
+            let id = try #require(try await client.recordings().first { $0.name == "threads" }?.id)
+            let recording = try await client.recording(id)
+            #expect(recording.events.count == 8 * (perThread + 3))
+            for (_, events) in Dictionary(grouping: recording.events, by: \.subscription) {
+                let values = events.compactMap { event -> Int? in
+                    if case .value(let value) = event.kind { return Int(value) }
+                    return nil
+                }
+                #expect(values == Array(0..<perThread))
+            }
+        }
+    }
+
+    /// The lab goes away and comes back on the same port and database: the recorder resends
+    /// what the lab had not confirmed, and nothing is stored twice.
+    @Test func resumesAfterTheLabRestartsWithoutDuplicates() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "restart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appending(path: "lab.sqlite").path
+        let token = "test-token-0123456789"
+        let port = try await {
+            let lab = LabServer(store: try SQLiteDocumentStore(path: database), token: token)
+            return try await lab.withRunning { url in url.port ?? 0 }
+        }()
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+        let recorder = LabLaneRecorder(lab: base, token: token, recording: "restarts")
+        func send(_ values: Range<Int>) {
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.lane("counted", recorder: recorder).sink { _ in }
+            for value in values { subject.send(value) }
+            cancellable.cancel()
+        }
+        try await LabServer(store: try SQLiteDocumentStore(path: database), token: token).withRunning(
+            port: port
+        ) { _ in
+            send(0..<500)
+            try await recorder.flush()
+        }
+        send(500..<1_000)  // while the lab is down
+        try await LabServer(store: try SQLiteDocumentStore(path: database), token: token).withRunning(
+            port: port
+        ) { url in
+            try await recorder.flush(timeout: .seconds(20))
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let client = LabClient(baseURL: url, token: token, transport: transport, retryPolicy: .never)
+                let id = try #require(try await client.recordings().first { $0.name == "restarts" }?.id)
+                let values = try await client.recording(id).events.compactMap { event -> Int? in
+                    if case .value(let value) = event.kind { return Int(value) }
+                    return nil
+                }
+                #expect(values == Array(0..<1_000))
+            }
+        }
+        #expect(recorder.dropped == 0)
+    }
+
+    @Test func saysWhenTheRecordingIsFull() async throws {
+        var configuration = LabConfiguration()
+        configuration.maximumRecordingEvents = 100
+        try await withLab(configuration: configuration) { lab in
+            let recorder = LabLaneRecorder(lab: lab.base, token: lab.token, recording: "small")
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.lane("many", recorder: recorder).sink { _ in }
+            for value in 0..<250 { subject.send(value) }
+            cancellable.cancel()
+            await #expect(throws: LabLaneRecorder.Error.self) { try await recorder.flush() }
+            #expect(recorder.dropped == 253 - 100)
+            let summary = try #require(try await client(lab).recordings().first { $0.name == "small" })
+            #expect(summary.events == 100)
+        }
+    }
+
+    @Test func sendsNothingWithoutTheToken() async throws {
+        try await withLab { lab in
+            let recorder = LabLaneRecorder(
+                lab: lab.base,
+                token: "not-the-token-0123456789",
+                recording: "intruder"
+            )
+            let cancellable = Just(1).lane("sneaky", recorder: recorder).sink { _ in }
+            cancellable.cancel()
+            await #expect(throws: LabLaneRecorder.Error.self) {
+                try await recorder.flush(timeout: .milliseconds(500))
+            }
+            #expect(try await client(lab).recordings().isEmpty)
         }
     }
 }

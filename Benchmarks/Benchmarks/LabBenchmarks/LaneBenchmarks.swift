@@ -1,0 +1,105 @@
+import Benchmark
+import Foundation
+import Tributary
+import TributaryLabClient
+
+// Lanes, each beside its floor in one run: 100,000 values through `map` bare, through a lane
+// nobody records, into `LaneMemory`, and into a `LabLaneRecorder` sending to a running lab (the
+// sending thread's cost); and how fast one lab stores what one recorder sends.
+
+private let laneValues = 100_000
+private let ingestEvents = 200_000
+
+private var laneConfiguration: Benchmark.Configuration {
+    .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
+        timeUnits: .microseconds,
+        warmupIterations: 1,
+        scalingFactor: .one,
+        maxDuration: .seconds(3),
+        maxIterations: 20,
+        thresholds: [:]
+    )
+}
+
+/// What the sink does with each value, kept from the optimiser.
+private final class Total: @unchecked Sendable {
+    // @unchecked: each benchmark owns its instance on one task.
+    var value = 0
+}
+
+/// Sends `laneValues` values through `build(subject)` into a sink, measuring the sends.
+private func pumpThroughMap<P: Publisher>(
+    _ benchmark: Benchmark,
+    _ build: (PassthroughSubject<Int, Never>) -> P
+) where P.Output == Int, P.Failure == Never {
+    let subject = PassthroughSubject<Int, Never>()
+    let total = Total()
+    let cancellable = build(subject).map { $0 &+ 1 }.sink { total.value &+= $0 }
+    benchmark.startMeasurement()
+    for value in 0..<laneValues {
+        subject.send(value)
+    }
+    benchmark.stopMeasurement()
+    blackHole(total.value)
+    cancellable.cancel()
+}
+
+func laneBenchmarks() {
+    Benchmark("Lane.map.bare", configuration: laneConfiguration) { benchmark in
+        pumpThroughMap(benchmark) { $0 }
+    }
+    Benchmark("Lane.map.nobodyRecording", configuration: laneConfiguration) { benchmark in
+        pumpThroughMap(benchmark) { $0.lane("bench") }
+    }
+    Benchmark("Lane.map.LaneMemory", configuration: laneConfiguration) { benchmark in
+        let memory = LaneMemory()
+        pumpThroughMap(benchmark) { $0.lane("bench", recorder: memory) }
+        blackHole(memory.events.count)
+    }
+    Benchmark("Lane.map.LabLaneRecorder", configuration: laneConfiguration) { benchmark in
+        let lab = try await RunningLab()
+        let recorder = LabLaneRecorder(
+            lab: lab.url,
+            token: lab.token,
+            recording: "bench-\(UUID().uuidString)",
+            capacity: laneValues * 2
+        )
+        pumpThroughMap(benchmark) { $0.lane("bench", recorder: recorder) }
+        try await recorder.flush(timeout: .seconds(60))
+        guard recorder.dropped == 0 else {
+            throw LabBenchmarkError("the recorder dropped \(recorder.dropped)")
+        }
+        await lab.stop()
+    }
+    // The time from the first event recorded to the lab's word that it stored the last.
+    Benchmark("Lane.ingest.200k", configuration: laneConfiguration) { benchmark in
+        let lab = try await RunningLab()
+        let recorder = LabLaneRecorder(
+            lab: lab.url,
+            token: lab.token,
+            recording: "ingest-\(UUID().uuidString)",
+            capacity: ingestEvents
+        )
+        try await recorder.flush(timeout: .seconds(10))
+        let events = (0..<ingestEvents).map { index in
+            LaneEvent(
+                lane: "ingest",
+                subscription: 1,
+                kind: .value(String(index)),
+                time: .microseconds(index * 5),
+                source: "Bench.swift:1"
+            )
+        }
+        benchmark.startMeasurement()
+        for event in events {
+            recorder.record(event)
+        }
+        try await recorder.flush(timeout: .seconds(120))
+        benchmark.stopMeasurement()
+        guard recorder.dropped == 0 else {
+            throw LabBenchmarkError("the recorder dropped \(recorder.dropped)")
+        }
+        await lab.stop()
+    }
+}

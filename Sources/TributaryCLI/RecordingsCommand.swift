@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import Tributary
+import TributaryLabClient
+
+/// `tributary recordings`: the lanes apps recorded into a lab.
+struct RecordingsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recordings",
+        abstract: "Read the lanes apps recorded into a lab, and turn them into documents and tests.",
+        discussion: """
+            An app records with the lane operator and a LabLaneRecorder; `tributary lab --record` \
+            records the lab's own news reader into "lab news".
+            """,
+        subcommands: [List.self, Show.self, Document.self, Test.self]
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the lab's recordings.")
+
+        @OptionGroup var options: StreamsCommand.LabOptions
+
+        func run() async throws { try await execute(console: .standard) }
+
+        func execute(console: Console) async throws {
+            let recordings = try await options.withClient { client in try await client.recordings() }
+            if recordings.isEmpty {
+                console.note("The lab holds no recordings yet.")
+                return
+            }
+            for recording in recordings {
+                let dropped = recording.dropped > 0 ? ", \(recording.dropped) dropped" : ""
+                console.print(
+                    "\(recording.id)  \(recording.name)  \(recording.events) event\(recording.events == 1 ? "" : "s")\(dropped)"
+                )
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Print a recording's events, or with --marbles each lane's first subscription as marbles."
+        )
+
+        @Argument(help: "The recording's id.")
+        var id: String
+
+        @Flag(help: "Print each lane as an RxJS marble diagram instead of event by event.")
+        var marbles = false
+
+        @Option(help: "Seconds one marble character stands for.")
+        var frame = 0.1
+
+        @OptionGroup var options: StreamsCommand.LabOptions
+
+        func validate() throws {
+            guard frame.isFinite, frame >= 0.000_001, frame <= 3_600 else {
+                throw ValidationError("--frame is from 0.000001 to 3600 seconds.")
+            }
+        }
+
+        func run() async throws { try await execute(console: .standard) }
+
+        func execute(console: Console) async throws {
+            let id = id
+            let recording = try await options.withClient { client in try await client.recording(id) }
+            console.print("\(recording.name): \(recording.events.count) events, \(recording.dropped) dropped")
+            guard marbles else {
+                for event in recording.events {
+                    console.print(Self.line(event))
+                }
+                return
+            }
+            let memory = recording.memory
+            let width = recording.lanes.map(\.count).max() ?? 0
+            let frame = Duration.nanoseconds(Int64(frame * 1e9))
+            for lane in recording.lanes {
+                let padded = lane.padding(toLength: width, withPad: " ", startingAt: 0)
+                console.print("\(padded)  \(memory.marbles(lane: lane, frame: frame))")
+                for (letter, value) in memory.marbleValues(lane: lane).sorted(by: { $0.key < $1.key }) {
+                    console.print("\(String(repeating: " ", count: width))    \(letter) = \(value)")
+                }
+            }
+        }
+
+        static func line(_ event: LaneEvent) -> String {
+            let seconds =
+                Double(event.time.components.seconds) + Double(event.time.components.attoseconds) * 1e-18
+            let what: String =
+                switch event.kind {
+                case .subscribed: "subscribed"
+                case .requested(let demand): "requested \(demand.max.map(String.init) ?? "unlimited")"
+                case .value(let value): "value \(value)"
+                case .finished: "finished"
+                case .failed(let error): "failed: \(error)"
+                case .cancelled: "cancelled"
+                }
+            return String(format: "%10.3f s  ", seconds)
+                + "\(event.lane) #\(event.subscription)  \(what)  (\(event.source))"
+        }
+    }
+
+    struct Document: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a stream document of some lanes' values at their recorded times; prints its id."
+        )
+
+        @Argument(help: "The recording's id.")
+        var id: String
+
+        @Option(help: "The lanes that become streams, separated by commas.")
+        var lanes: String
+
+        @Option(help: "Round times to this many seconds.")
+        var frame: Double?
+
+        @OptionGroup var options: StreamsCommand.LabOptions
+
+        var laneNames: [String] {
+            lanes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+
+        func validate() throws {
+            guard !laneNames.isEmpty else { throw ValidationError("--lanes names at least one lane.") }
+            if let frame, !frame.isFinite || frame <= 0 {
+                throw ValidationError("--frame is a number of seconds above zero.")
+            }
+        }
+
+        func run() async throws { try await execute(console: .standard) }
+
+        func execute(console: Console) async throws {
+            let (id, lanes, frame) = (id, laneNames, frame)
+            let made = try await options.withClient { client in
+                try await client.document(fromRecording: id, lanes: lanes, frame: frame)
+            }
+            console.print(made)
+        }
+    }
+
+    struct Test: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Print a Swift Testing test that replays a recording's input lane and expects its output lane."
+        )
+
+        @Argument(help: "The recording's id.")
+        var id: String
+
+        @Option(help: "The lane fed into the pipeline under test; the recording's first lane by default.")
+        var input: String?
+
+        @Option(help: "The lane the pipeline should reproduce; the recording's last lane by default.")
+        var output: String?
+
+        @OptionGroup var options: StreamsCommand.LabOptions
+
+        func run() async throws { try await execute(console: .standard) }
+
+        func execute(console: Console) async throws {
+            let (id, input, output) = (id, input, output)
+            let source = try await options.withClient { client in
+                let lanes = (input == nil || output == nil) ? try await client.recording(id).lanes : []
+                guard let input = input ?? lanes.first, let output = output ?? lanes.last else {
+                    throw ValidationError("The recording \(id) has no lanes yet.")
+                }
+                return try await client.test(forRecording: id, input: input, output: output)
+            }
+            console.print(source)
+        }
+    }
+}

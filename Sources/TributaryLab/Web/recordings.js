@@ -1,0 +1,407 @@
+// Recordings: the lanes of running apps, as they arrive. Each subscription is a bar from when it
+// began to how it ended; values are marbles on it, demand ticks under it. The view follows the
+// newest events until paused, zooms and pans, and shows any value clicked.
+import { el, socketURL, status } from './dom.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const LABEL = 150; // the lane names' column, in pixels
+const ROW = 30; // one subscription's row
+const LANE_GAP = 14;
+
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null) continue;
+    if (name.startsWith('on') && typeof value === 'function') node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(path, {
+    ...options,
+    headers: { 'Content-Type': 'application/json', ...(options.headers ?? {}) },
+    credentials: 'same-origin',
+  });
+  const type = response.headers.get('Content-Type') ?? '';
+  const body = type.includes('json') ? await response.json() : await response.text();
+  return { status: response.status, ok: response.ok, body };
+}
+
+function failure(body, fallback) {
+  return body?.error?.message ?? fallback;
+}
+
+/** `seconds` as people read a span: 850 ms, 2.4 s, 3 min 5 s. */
+export function span(seconds) {
+  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
+  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${Math.round(seconds % 60)} s`;
+}
+
+export function renderRecordings(main, navigate) {
+  const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
+  return id ? renderRecording(main, navigate, id) : renderList(main, navigate);
+}
+
+function renderList(main, navigate) {
+  const list = el('div', {}, status('loading', 'Loading recordings…'));
+  main.append(
+    el('h1', {}, 'Recordings'),
+    el(
+      'p',
+      { class: 'hint' },
+      'Pipelines of running apps, recorded with the lane operator. Run ',
+      el('code', {}, 'tributary lab --record'),
+      ' to record this lab’s own news reader, or send an app’s lanes with ',
+      el('code', {}, 'LabLaneRecorder'),
+      '.'
+    ),
+    list
+  );
+  let gone = false;
+  (async () => {
+    const answer = await api('/api/recordings').catch(() => null);
+    if (gone) return;
+    if (!answer?.ok) {
+      list.replaceChildren(status('failed', failure(answer?.body, 'The recordings could not be read.')));
+      return;
+    }
+    const recordings = answer.body.recordings ?? [];
+    if (recordings.length === 0) {
+      list.replaceChildren(status('empty', 'Nothing has been recorded yet.'));
+      return;
+    }
+    list.replaceChildren(
+      el(
+        'ul',
+        { class: 'docs recordings' },
+        recordings.map((recording) =>
+          el(
+            'li',
+            {},
+            el('a', { href: `/recordings/${encodeURIComponent(recording.id)}`, 'data-internal': true }, recording.name),
+            el(
+              'span',
+              { class: 'meta' },
+              `${recording.events} event${recording.events === 1 ? '' : 's'}`,
+              recording.dropped ? ` · ${recording.dropped} dropped` : '',
+              recording.updatedAt ? ` · ${new Date(recording.updatedAt).toLocaleString()}` : ''
+            )
+          )
+        )
+      )
+    );
+  })();
+  return () => { gone = true; };
+}
+
+/** The lanes and their subscriptions, built up from events as they arrive. */
+class Lanes {
+  constructor() {
+    this.lanes = new Map(); // name → Map(subscription → {start, end, kind, error, values, demands, source})
+    this.last = 0;
+    this.count = 0;
+  }
+
+  add(event) {
+    this.count += 1;
+    this.last = Math.max(this.last, event.t);
+    let lane = this.lanes.get(event.lane);
+    if (!lane) this.lanes.set(event.lane, (lane = new Map()));
+    let bar = lane.get(event.subscription);
+    if (!bar) {
+      bar = { start: event.t, end: null, kind: null, error: null, values: [], demands: [], source: event.source };
+      lane.set(event.subscription, bar);
+    }
+    bar.start = Math.min(bar.start, event.t);
+    switch (event.kind) {
+      case 'value': bar.values.push({ t: event.t, value: event.value ?? '' }); break;
+      case 'requested': bar.demands.push({ t: event.t, demand: event.demand }); break;
+      case 'finished': case 'failed': case 'cancelled':
+        bar.end = event.t; bar.kind = event.kind; bar.error = event.error ?? null; break;
+      default: break;
+    }
+  }
+
+  names() { return [...this.lanes.keys()]; }
+
+  /** A lane's bars, each given a row so bars that overlap in time never share one. */
+  rows(name) {
+    const bars = [...this.lanes.get(name).entries()].map(([subscription, bar]) => ({ subscription, ...bar }));
+    bars.sort((a, b) => a.start - b.start);
+    const ends = [];
+    for (const bar of bars) {
+      const end = bar.end ?? Infinity;
+      let row = ends.findIndex((free) => free < bar.start);
+      if (row < 0) { row = ends.length; ends.push(end); } else { ends[row] = end; }
+      bar.row = row;
+    }
+    return { bars, height: Math.max(ends.length, 1) };
+  }
+}
+
+function renderRecording(main, navigate, id) {
+  const lanes = new Lanes();
+  let recording = { name: id, dropped: 0 };
+  let following = true;
+  let pxPerSecond = 200;
+  let viewStart = 0;
+  let socket = null;
+  let gone = false;
+  let retry = null;
+  let drawPending = false;
+
+  const title = el('h1', {}, 'Recording');
+  const counts = el('span', { class: 'meta', 'aria-live': 'polite' });
+  const state = el('div', {}, status('loading', 'Connecting…'));
+  const follow = el('button', { class: 'secondary', type: 'button', 'aria-pressed': 'true', onclick: () => {
+    following = !following;
+    follow.setAttribute('aria-pressed', String(following));
+    follow.textContent = following ? 'Pause' : 'Follow live';
+    if (following) draw();
+  } }, 'Pause');
+  const zoomIn = el('button', { class: 'secondary', type: 'button', 'aria-label': 'Zoom in', onclick: () => zoom(2) }, '+');
+  const zoomOut = el('button', { class: 'secondary', type: 'button', 'aria-label': 'Zoom out', onclick: () => zoom(0.5) }, '−');
+  const inputLane = el('select', { 'aria-label': 'Input lane' });
+  const outputLane = el('select', { 'aria-label': 'Output lane' });
+  const testLink = el('a', { class: 'button secondary', download: 'RecordingTests.swift' }, 'Download test');
+  const asDocument = el('button', { class: 'primary', type: 'button', onclick: openAsDocument }, 'Open as document');
+  const chart = el('div', { class: 'lanes-chart', tabindex: '0', 'aria-label': 'Lanes; arrow keys pan, + and − zoom' });
+  const detail = el('p', { class: 'lane-detail', 'aria-live': 'polite' }, 'Click a value to read it.');
+  const problems = el('div', {});
+
+  main.append(
+    el('p', {}, el('a', { href: '/recordings', 'data-internal': true }, '← All recordings')),
+    title,
+    counts,
+    state,
+    el('div', { class: 'controls' },
+      follow, zoomOut, zoomIn,
+      el('label', {}, 'Input lane', inputLane),
+      el('label', {}, 'Output lane', outputLane),
+      testLink, asDocument),
+    problems,
+    chart,
+    detail
+  );
+
+  function zoom(factor, anchorX = null) {
+    const width = Math.max(chart.clientWidth - LABEL, 100);
+    const anchor = anchorX ?? width / 2;
+    const atAnchor = viewStart + anchor / pxPerSecond;
+    pxPerSecond = Math.min(Math.max(pxPerSecond * factor, 0.5), 200000);
+    viewStart = Math.max(0, atAnchor - anchor / pxPerSecond);
+    draw();
+  }
+
+  function pan(seconds) {
+    following = false;
+    follow.setAttribute('aria-pressed', 'false');
+    follow.textContent = 'Follow live';
+    viewStart = Math.max(0, viewStart + seconds);
+    draw();
+  }
+
+  chart.addEventListener('wheel', (event) => {
+    if (event.ctrlKey || event.metaKey) {
+      event.preventDefault();
+      zoom(event.deltaY < 0 ? 1.25 : 0.8, event.offsetX - LABEL);
+    } else if (Math.abs(event.deltaX) > Math.abs(event.deltaY) || event.shiftKey) {
+      event.preventDefault();
+      pan((event.shiftKey ? event.deltaY : event.deltaX) / pxPerSecond);
+    }
+  }, { passive: false });
+  let dragFrom = null;
+  chart.addEventListener('pointerdown', (event) => {
+    if (event.target.closest('[data-value]')) return;
+    dragFrom = { x: event.clientX, start: viewStart };
+  });
+  addEventListener('pointerup', () => { dragFrom = null; });
+  chart.addEventListener('pointermove', (event) => {
+    if (!dragFrom) return;
+    const seconds = (dragFrom.x - event.clientX) / pxPerSecond;
+    if (Math.abs(event.clientX - dragFrom.x) > 2) pan(dragFrom.start + seconds - viewStart);
+  });
+  chart.addEventListener('keydown', (event) => {
+    const width = Math.max(chart.clientWidth - LABEL, 100);
+    if (event.key === 'ArrowLeft') pan(-width / 4 / pxPerSecond);
+    else if (event.key === 'ArrowRight') pan(width / 4 / pxPerSecond);
+    else if (event.key === '+' || event.key === '=') zoom(2);
+    else if (event.key === '-') zoom(0.5);
+    else return;
+    event.preventDefault();
+  });
+
+  function updateChoices() {
+    const names = lanes.names();
+    for (const [select, pick] of [[inputLane, 0], [outputLane, names.length - 1]]) {
+      const chosen = select.value;
+      if (select.options.length === names.length) continue;
+      select.replaceChildren(...names.map((name) => el('option', { value: name }, name)));
+      select.value = names.includes(chosen) ? chosen : names[Math.max(pick, 0)] ?? '';
+    }
+    updateTestLink();
+  }
+
+  function updateTestLink() {
+    const query = new URLSearchParams({ input: inputLane.value, output: outputLane.value });
+    testLink.href = `/api/recordings/${encodeURIComponent(id)}/test.swift?${query}`;
+  }
+  inputLane.addEventListener('change', updateTestLink);
+  outputLane.addEventListener('change', updateTestLink);
+
+  async function openAsDocument() {
+    const chosen = [...new Set([inputLane.value, outputLane.value].filter(Boolean))];
+    const answer = await api(`/api/recordings/${encodeURIComponent(id)}/document`, {
+      method: 'POST',
+      body: JSON.stringify({ lanes: chosen.length ? chosen : lanes.names() }),
+    }).catch(() => null);
+    if (!answer?.ok) {
+      problems.replaceChildren(status('failed', failure(answer?.body, 'The document could not be made.')));
+      return;
+    }
+    navigate(`/streams/${encodeURIComponent(answer.body.id)}`, { fresh: true });
+  }
+
+  function show(event, text) {
+    detail.replaceChildren(el('strong', {}, event.lane), ` #${event.subscription} at ${span(event.t)}: `, el('code', {}, text));
+  }
+
+  function draw() {
+    if (drawPending || gone) return;
+    drawPending = true;
+    requestAnimationFrame(() => { drawPending = false; paint(); });
+  }
+
+  function paint() {
+    counts.textContent = `${lanes.count} event${lanes.count === 1 ? '' : 's'}` +
+      (recording.dropped ? ` · ${recording.dropped} dropped by the recorder` : '');
+    const width = Math.max(chart.clientWidth, 320);
+    const plot = width - LABEL - 10;
+    if (following) viewStart = Math.max(0, lanes.last - (plot * 0.9) / pxPerSecond);
+    const viewEnd = viewStart + plot / pxPerSecond;
+    const x = (t) => LABEL + (t - viewStart) * pxPerSecond;
+    const nodes = [];
+    let top = 28;
+
+    // The time axis: about one label every 100 pixels, on round steps.
+    const rough = 100 / pxPerSecond;
+    const magnitude = 10 ** Math.floor(Math.log10(rough));
+    const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough) ?? rough;
+    for (let t = Math.ceil(viewStart / step) * step; t <= viewEnd; t += step) {
+      nodes.push(svg('line', { x1: x(t), x2: x(t), y1: 20, y2: '100%', class: 'grid' }));
+      nodes.push(svg('text', { x: x(t) + 3, y: 14, class: 'axis' }, span(Number(t.toFixed(6)))));
+    }
+
+    for (const name of lanes.names()) {
+      const { bars, height } = lanes.rows(name);
+      const laneHeight = height * ROW;
+      nodes.push(svg('text', { x: 8, y: top + ROW / 2 + 4, class: 'lane-name' }, name.length > 18 ? `${name.slice(0, 17)}…` : name,
+        svg('title', {}, `${name} — ${bars[0]?.source ?? ''}`)));
+      for (const bar of bars) {
+        const y = top + bar.row * ROW + ROW / 2;
+        const end = bar.end ?? lanes.last;
+        if (end < viewStart || bar.start > viewEnd) continue;
+        const from = Math.max(x(bar.start), LABEL);
+        const to = Math.min(x(end), width);
+        const ended = bar.kind ? `${bar.kind}${bar.error ? `: ${bar.error}` : ''}` : 'still subscribed';
+        nodes.push(svg('line', { x1: from, x2: Math.max(to, from + 1), y1: y, y2: y, class: `bar ${bar.kind ?? 'open'}` },
+          svg('title', {}, `${name} #${bar.subscription}, ${span(end - bar.start)}, ${ended}`)));
+        for (const demand of bar.demands) {
+          if (demand.t < viewStart || demand.t > viewEnd) continue;
+          nodes.push(svg('line', { x1: x(demand.t), x2: x(demand.t), y1: y + 5, y2: y + 10, class: 'demand' },
+            svg('title', {}, `requested ${demand.demand}`)));
+        }
+        if (bar.kind && bar.end >= viewStart && bar.end <= viewEnd) {
+          const at = x(bar.end);
+          if (bar.kind === 'finished') nodes.push(svg('line', { x1: at, x2: at, y1: y - 9, y2: y + 9, class: 'end finished' }));
+          else if (bar.kind === 'failed') {
+            nodes.push(svg('path', { d: `M${at - 6},${y - 6}L${at + 6},${y + 6}M${at + 6},${y - 6}L${at - 6},${y + 6}`, class: 'end failed',
+              'data-value': '', onclick: () => show({ lane: name, subscription: bar.subscription, t: bar.end }, `failed: ${bar.error ?? ''}`) },
+              svg('title', {}, `failed: ${bar.error ?? ''}`)));
+          } else nodes.push(svg('circle', { cx: at, cy: y, r: 4, class: 'end cancelled' }, svg('title', {}, 'cancelled')));
+        }
+        let lastX = -Infinity;
+        for (const value of bar.values) {
+          if (value.t < viewStart || value.t > viewEnd) continue;
+          const at = x(value.t);
+          // Values closer than a marble's width are drawn one above the other, never on top.
+          const lift = at - lastX < 9 ? -7 : 0;
+          lastX = lift ? lastX : at;
+          nodes.push(svg('circle', {
+            cx: at, cy: y + lift, r: 6, class: 'marble', tabindex: 0, 'data-value': '',
+            onclick: () => show({ lane: name, subscription: bar.subscription, t: value.t }, value.value),
+            onkeydown: (event) => { if (event.key === 'Enter') show({ lane: name, subscription: bar.subscription, t: value.t }, value.value); },
+          }, svg('title', {}, `${value.value} at ${span(value.t)}`)));
+        }
+      }
+      top += laneHeight + LANE_GAP;
+    }
+    chart.replaceChildren(svg('svg', { width, height: Math.max(top, 80), role: 'img', 'aria-label': `Lanes of ${recording.name}` }, nodes));
+  }
+
+  function connect() {
+    socket = new WebSocket(socketURL(`/api/recordings/${encodeURIComponent(id)}/live`));
+    socket.addEventListener('message', (message) => {
+      let body;
+      try { body = JSON.parse(message.data); } catch { return; }
+      switch (body.type) {
+        case 'snapshot': {
+          const snapshot = body.recording ?? body;
+          recording = { name: snapshot.name ?? id, dropped: snapshot.dropped ?? 0 };
+          title.textContent = recording.name;
+          document.title = `${recording.name} — Tributary lab`;
+          lanes.lanes.clear(); lanes.count = 0; lanes.last = 0;
+          for (const event of snapshot.events ?? []) lanes.add(event);
+          state.replaceChildren(
+            snapshot.truncated ? status('empty', `Showing the latest events; ${snapshot.truncated} earlier ones are in the download.`) : ''
+          );
+          updateChoices();
+          draw();
+          break;
+        }
+        case 'events':
+          for (const event of body.events ?? []) lanes.add(event);
+          if (typeof body.dropped === 'number') recording.dropped = body.dropped;
+          updateChoices();
+          draw();
+          break;
+        case 'deleted':
+          state.replaceChildren(status('failed', 'This recording was deleted.'));
+          socket.close();
+          break;
+        case 'notFound':
+          state.replaceChildren(status('failed', `There is no recording “${id}”.`, el('a', { href: '/recordings', 'data-internal': true }, 'All recordings')));
+          socket.close();
+          break;
+        default: break;
+      }
+    });
+    socket.addEventListener('close', (event) => {
+      if (gone || state.querySelector('.failed')) return;
+      if (event.code === 1008 || event.code === 4004) {
+        state.replaceChildren(status('failed', event.reason || `There is no recording “${id}”.`));
+        return;
+      }
+      state.replaceChildren(status('loading', 'Connection lost; reconnecting…'));
+      retry = setTimeout(connect, 1000);
+    });
+  }
+
+  const resize = () => draw();
+  addEventListener('resize', resize);
+  connect();
+  return () => {
+    gone = true;
+    clearTimeout(retry);
+    removeEventListener('resize', resize);
+    socket?.close();
+  };
+}
