@@ -288,6 +288,35 @@ struct RecordingLiveTests {
     }
 }
 
+extension RecordingLiveTests {
+    /// A snapshot of a recording too long for a viewer's buffer holds its latest events and says
+    /// how many it leaves out; what follows continues from there.
+    @Test func aSnapshotOfALongRecordingHoldsItsLatestEvents() async throws {
+        var configuration = LabConfiguration()
+        configuration.viewerBufferBytes = 1 << 20
+        try await withLab(configuration: configuration) { lab in
+            let id = try await lab.makeRecording("long")
+            let recorder = LiveViewer(lab.ingest(id, recorder: UUID()))
+            recorder.send(batchText(first: 0, laneEvents("a", 8_000)))
+            try await waitUntil { recorder.storedNext == [0, 8_000] }
+            let viewer = LiveViewer(lab.watch(id))
+            try await waitUntil { !viewer.messages(of: "snapshot").isEmpty }
+            let snapshot = try #require(viewer.messages(of: "snapshot").first)
+            let events = try #require(snapshot["events"] as? [[String: Any]])
+            let truncated = try #require(snapshot["truncated"] as? Int)
+            #expect(
+                truncated > 0 && truncated + events.count == 8_000 && snapshot["first"] as? Int == truncated
+            )
+            #expect(events.last?["value"] as? String == "7999")
+            recorder.send(batchText(first: 8_000, laneEvents("a", 1, start: 8_000)))
+            try await waitUntil { !viewer.messages(of: "events").isEmpty }
+            #expect(viewer.messages(of: "events").first?["first"] as? Int == 8_000)
+            viewer.close()
+            recorder.close()
+        }
+    }
+}
+
 /// Lanes turned into a stream document, a diagram and a test.
 @Suite(.timeLimit(.minutes(1)))
 struct RecordingDocumentTests {
