@@ -21,7 +21,7 @@ final class LiveViewer: Sendable {
     private let outgoing: AsyncStream<String>.Continuation
     private let connection: Task<WebSocketCloseFrame?, any Error>
 
-    init(_ endpoint: LiveEndpoint, headers: HTTPFields = [:]) {
+    init(_ endpoint: LiveEndpoint, headers: HTTPFields = [:], maxFrameSize: Int = 4 << 20) {
         var headers = headers
         if let token = endpoint.token { headers[.authorization] = "Bearer \(token)" }
         let (messages, outgoing) = AsyncStream<String>.makeStream()
@@ -32,7 +32,7 @@ final class LiveViewer: Sendable {
         connection = Task {
             try await WebSocketClient.connect(
                 url: endpoint.url,
-                configuration: .init(maxFrameSize: 4 << 20, additionalHeaders: headers),
+                configuration: .init(maxFrameSize: maxFrameSize, additionalHeaders: headers),
                 logger: logger
             ) {
                 inbound,
@@ -40,7 +40,7 @@ final class LiveViewer: Sendable {
                 _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        for await text in messages { try await outbound.write(.text(text)) }
+                        for await text in messages { try await outbound.writeTextMessage(text) }
                     }
                     for try await message in inbound.messages(maxSize: 4 << 20) {
                         if case .text(let text) = message { received.withLock { $0.append(text) } }

@@ -104,6 +104,35 @@ struct SharedLabTests {
         }
     }
 
+    /// Events ingested through one instance reach the viewers of a recording on the other, once
+    /// and in order, and so does its deletion.
+    @Test func anIngestThroughOneReachesTheRecordingViewersOfTheOther() async throws {
+        try await withTwoLabs { first, second, database in
+            let recorder = LiveViewer(first.lab.ingest("shared", recorder: UUID()))
+            try await waitUntil { recorder.storedNext == [0] }
+            let id = try #require(recorder.messages(of: "stored").first?["recording"] as? String)
+            recorder.send(batchText(first: 0, laneEvents("a", 2)))
+            try await waitUntil { recorder.storedNext == [0, 2] }
+            let viewer = LiveViewer(second.lab.watch(id))
+            try await waitUntil { !viewer.messages(of: "snapshot").isEmpty }
+            #expect((viewer.messages(of: "snapshot").first?["events"] as? [Any])?.count == 2)
+
+            recorder.send(batchText(first: 2, laneEvents("a", 2, start: 2)))
+            recorder.send(batchText(first: 4, laneEvents("b", 3, start: 4)))
+            try await waitUntil {
+                viewer.messages(of: "events").flatMap { $0["events"] as? [Any] ?? [] }.count == 5
+            }
+            let values = viewer.messages(of: "events").flatMap {
+                ($0["events"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+            }
+            #expect(values == ["2", "3", "4", "5", "6"])
+            #expect(try await first.lab.send(.delete, "/api/recordings/\(id)").status == 204)
+            try await waitUntil { !viewer.messages(of: "deleted").isEmpty }
+            await viewer.ended()
+            recorder.close()
+        }
+    }
+
     /// When the connection that brings the notifications drops, an instance listens again and
     /// brings its viewers what was saved meanwhile.
     @Test func catchesUpAfterItsNotificationsDrop() async throws {

@@ -36,6 +36,8 @@ public struct LabConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(15)
     /// The most bytes of encoded documents kept for reads.
     public var documentCacheBytes = 64 << 20
+    /// The most events one recording holds; a recorder past it is told the recording is full.
+    public var maximumRecordingEvents = 1_000_000
 
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host

@@ -76,6 +76,12 @@ struct LabErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw Self.labError(error, context: context)
         } catch let error as StreamError {
             throw LabError.invalidDocument(error)
+        } catch let error as RecordingStoreError {
+            switch error {
+            case .notFound: throw LabError.notFound("such recording")
+            case .nameTaken: throw LabError(status: .conflict, code: "nameTaken", message: error.description)
+            case .storage(let reason): throw Self.labError(.storage(reason), context: context)
+            }
         }
     }
 

@@ -22,13 +22,16 @@ public import UnixSignals
 ///
 /// A request flows through middleware — the lab's names (`421` for any other `Host`), security
 /// headers, errors as JSON — to one controller per concern: documents, runs, live connections,
-/// news and pages. Writes, runs of arbitrary documents and the news need the token
+/// recordings, news and pages. Writes, runs of arbitrary documents and the news need the token
 /// (`Authorization: Bearer TOKEN`) or the session the printed link opens; a document is read
 /// with its id, which is its share link. ``LabConfiguration`` holds the limits that keep anyone
 /// who reaches the port from crashing, stalling or exhausting it.
 public struct LabServer: Sendable {
     /// Where documents are kept.
     public let store: any DocumentStore
+    /// Where recordings are kept: the document store's own, unless given; without one the lab
+    /// takes no recordings.
+    public let recordings: (any RecordingStore)?
     /// The secret that writes need.
     public let token: String
     /// The news reader's client and thumbnails; without it the lab serves no news.
@@ -37,16 +40,20 @@ public struct LabServer: Sendable {
     public var configuration: LabConfiguration
     /// The live viewers of each document.
     let hub = LiveHub()
+    /// The live viewers of each recording.
+    let recordingHub = RecordingHub()
     /// The sessions the printed link opens.
     let sessions = LabSessions()
 
     public init(
         store: any DocumentStore,
+        recordings: (any RecordingStore)? = nil,
         token: String,
         news: LabNews? = nil,
         configuration: LabConfiguration = LabConfiguration()
     ) {
         self.store = store
+        self.recordings = recordings ?? store.recordings
         self.token = token
         self.news = news
         self.configuration = configuration
@@ -74,7 +81,15 @@ public struct LabServer: Sendable {
             configuration.idleTimeout.components.seconds * 1_000_000_000
                 + configuration.idleTimeout.components.attoseconds / 1_000_000_000
         )
-        let webSocketResponder = liveRouter(service: service, connections: connections).buildResponder()
+        let recordingService = recordings.map {
+            RecordingService(store: $0, hub: recordingHub, cap: configuration.maximumRecordingEvents)
+        }
+        let webSocketResponder = liveRouter(
+            service: service,
+            recordings: recordingService,
+            connections: connections
+        )
+        .buildResponder()
         let host = configuration.host
         // Started before the server and stopped after it, so that the server finishes its
         // requests while the store still answers.
@@ -83,8 +98,11 @@ public struct LabServer: Sendable {
         if let store = store as? any SharedDocumentStore {
             services.append(LiveFollower(store: store, hub: hub))
         }
+        if let recordingService, let shared = recordingService.store as? any SharedRecordingStore {
+            services.append(RecordingFollower(store: shared, service: recordingService))
+        }
         return Application(
-            router: router(service: service, connections: connections),
+            router: router(service: service, recordings: recordingService, connections: connections),
             server: HTTPServerBuilder { responder in
                 GuardedChannel(
                     inner: HTTP1WebSocketUpgradeChannel(
@@ -93,7 +111,7 @@ public struct LabServer: Sendable {
                         configuration: .init(
                             http1: .init(idleTimeout: idle),
                             ws: .init(
-                                maxFrameSize: LiveController.maximumMessageSize,
+                                maxFrameSize: Self.maximumFrameSize,
                                 autoPing: .enabled(timePeriod: .seconds(20))
                             )
                         )
@@ -117,7 +135,11 @@ public struct LabServer: Sendable {
     }
 
     /// The HTTP routes: every controller's, behind the lab's names, its headers and its errors.
-    func router(service: DocumentService, connections: LiveConnections) -> Router<LabRequestContext> {
+    func router(
+        service: DocumentService,
+        recordings: RecordingService?,
+        connections: LiveConnections
+    ) -> Router<LabRequestContext> {
         let router = Router(context: LabRequestContext.self)
         router.add(middleware: SecurityHeaders())
         router.add(middleware: LabHostMiddleware(configuration: configuration))
@@ -137,8 +159,21 @@ public struct LabServer: Sendable {
             .routes,
             atPath: "api/streams"
         )
+        if let recordings {
+            router.addRoutes(
+                RecordingsController(
+                    service: recordings,
+                    documents: service,
+                    authenticator: signedIn,
+                    maximumBodySize: configuration.maximumBodySize
+                )
+                .routes,
+                atPath: "api/recordings"
+            )
+        }
         RunsController(
             store: store,
+            recordings: recordings?.store,
             pool: RunPool(workers: configuration.runs.workers, queueLength: configuration.runs.queueLength),
             budget: configuration.runs,
             authenticator: signedIn,
@@ -159,7 +194,11 @@ public struct LabServer: Sendable {
 
     /// The routes upgraded to WebSockets: a document's live connection, which anyone with its
     /// link may watch, and the news reader's, which needs the token or the session.
-    func liveRouter(service: DocumentService, connections: LiveConnections) -> Router<LabRequestContext> {
+    func liveRouter(
+        service: DocumentService,
+        recordings: RecordingService?,
+        connections: LiveConnections
+    ) -> Router<LabRequestContext> {
         let router = Router(context: LabRequestContext.self)
         router.add(middleware: LabHostMiddleware(configuration: configuration))
         router.add(middleware: authenticator(required: false))
@@ -169,12 +208,28 @@ public struct LabServer: Sendable {
             viewerBufferBytes: configuration.viewerBufferBytes
         )
         .addRoutes(to: router)
+        if let recordings {
+            RecordingIngestController(service: recordings, connections: connections).addRoutes(to: router)
+            RecordingLiveController(
+                service: recordings,
+                connections: connections,
+                viewerBufferBytes: configuration.viewerBufferBytes
+            )
+            .addRoutes(to: router)
+        }
         if let news {
             let group = router.group().add(middleware: authenticator(required: true))
             NewsController(news: news, connections: connections).addLiveRoutes(to: group)
         }
         return router
     }
+
+    /// The largest WebSocket frame taken: a recorder's batch may come as one. Each connection
+    /// bounds its messages further, a document's live connection to a document's size.
+    static let maximumFrameSize = max(
+        LiveController.maximumMessageSize,
+        RecordingIngestController.maximumMessageSize + (64 << 10)
+    )
 
     func authenticator(required: Bool) -> LabAuthenticator {
         LabAuthenticator(token: token, sessions: sessions, configuration: configuration, required: required)

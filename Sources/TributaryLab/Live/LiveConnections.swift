@@ -119,6 +119,29 @@ final class Outbox: Sendable {
 
     func finish() { continuation.finish() }
 
+    /// Writes the messages to `outbound` while `read` reads the viewer's; once `read` returns,
+    /// or the viewer falls so far behind that it is dropped (closed with `overflow` as the
+    /// reason), the connection closes.
+    func serve(
+        _ outbound: WebSocketOutboundWriter,
+        overflow: String,
+        reading read: () async -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await self.drain(to: outbound)
+                if self.overflowed {
+                    try await outbound.close(.policyViolation, reason: overflow)
+                } else {
+                    try? await outbound.close(.normalClosure, reason: nil)
+                }
+            }
+            await read()
+            finish()
+            try await group.waitForAll()
+        }
+    }
+
     /// Writes every message as a text frame as it comes, until the outbox is finished.
     func drain(to outbound: WebSocketOutboundWriter) async throws {
         for await message in stream {

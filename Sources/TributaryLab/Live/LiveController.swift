@@ -67,18 +67,7 @@ struct LiveController {
             return
         }
         hub.announcePresence(of: id)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await outbox.drain(to: outbound)
-                if outbox.overflowed {
-                    try await outbound.close(
-                        .policyViolation,
-                        reason: "The viewer did not keep up with the document."
-                    )
-                } else {
-                    try? await outbound.close(.normalClosure, reason: nil)
-                }
-            }
+        try await outbox.serve(outbound, overflow: "The viewer did not keep up with the document.") {
             do {
                 for try await message in inbound.messages(maxSize: Self.maximumMessageSize) {
                     guard case .text(let text) = message else {
@@ -97,8 +86,6 @@ struct LiveController {
             } catch {
                 // An oversized or broken frame ends the connection, and nothing else.
             }
-            outbox.finish()
-            try await group.waitForAll()
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import TributaryLabWire
 import TributaryStreams
 
 /// Runs of documents: `POST /api/run`, `POST /api/diagram.svg`, `POST /api/marbles`, which take
@@ -14,6 +15,8 @@ import TributaryStreams
 /// with `Retry-After`.
 struct RunsController {
     let store: any DocumentStore
+    /// The recordings whose lanes are drawn, if the lab keeps any.
+    let recordings: (any RecordingStore)?
     let pool: RunPool
     let budget: RunBudget
     let authenticator: LabAuthenticator
@@ -30,6 +33,7 @@ struct RunsController {
         runs.post("run", use: run)
         runs.post("diagram.svg", use: diagram)
         runs.post("marbles", use: marbles)
+        if recordings != nil { runs.get("recordings/:id/diagram.svg", use: recordingDiagram) }
         router.addRoutes(runs, atPath: "api")
     }
 
@@ -67,6 +71,24 @@ struct RunsController {
     @Sendable func storedDiagram(_ request: Request, context: LabRequestContext) async throws -> Response {
         let current = try await store.document(try DocumentsController.id(context))
         return try await svg(current.document, title: current.title)
+    }
+
+    /// A recording's lanes drawn: `?lanes=a,b` (all by default) and `frame`, as
+    /// `POST /api/recordings/{id}/document` makes them into a document.
+    @Sendable func recordingDiagram(_ request: Request, context: LabRequestContext) async throws -> Response {
+        guard let recordings else { throw LabError.notFound("such recording") }
+        let id = try RecordingsController.id(context)
+        let query = request.uri.queryParameters
+        let frame = try RecordingsController.frame(query["frame"].map(String.init))
+        let named = query["lanes"].map { $0.split(separator: ",").map(String.init) }
+        let recorded = try await RecordingsController.recorded(named, in: id, recordings)
+        let document = try RecordingDocument.make(
+            name: recorded.recording.name,
+            lanes: recorded.lanes,
+            of: recorded.events,
+            frame: frame
+        )
+        return try await svg(document, title: recorded.recording.name)
     }
 
     @Sendable func marbles(_ request: Request, context: LabRequestContext) async throws -> Response {

@@ -109,6 +109,9 @@ public protocol DocumentStore: Sendable {
     func version(_ id: String, number: Int) async throws(DocumentStoreError) -> StoredDocument
     /// The number of a document's latest version, without reading the document.
     func latestVersion(_ id: String) async throws(DocumentStoreError) -> Int
+    /// The recordings kept in the same database, in tables of their own; nil for a store that
+    /// keeps none.
+    var recordings: (any RecordingStore)? { get }
 }
 
 extension DocumentStore {

@@ -6,18 +6,7 @@ import TributaryStreams
 
 /// Saves and deletions passed between instances: `NOTIFY` on each, a connection that listens.
 extension PostgresDocumentStore {
-    public func changes() -> AsyncStream<DocumentChange> {
-        let (stream, continuation) = AsyncStream<DocumentChange>.makeStream()
-        let number = followers.withLock { followers in
-            followers.next += 1
-            followers.streams[followers.next] = continuation
-            return followers.next
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.followers.withLock { $0.streams[number] = nil }
-        }
-        return stream
-    }
+    public func changes() -> AsyncStream<DocumentChange> { followers.stream() }
 
     /// Listens on a connection of its own, again after a lost connection, until cancelled.
     func listen() async {
@@ -27,9 +16,14 @@ extension PostgresDocumentStore {
                 try await client.withConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
                         failures = 0
-                        self.broadcast(.missed)
+                        self.followers.broadcast(.missed)
+                        self.recordingFollowers.broadcast(.missed)
                         for try await notification in notifications {
-                            if let change = Self.change(notification.payload) { self.broadcast(change) }
+                            if let change = Self.change(notification.payload) {
+                                self.followers.broadcast(change)
+                            } else if let change = PostgresRecordingStore.change(notification.payload) {
+                                self.recordingFollowers.broadcast(change)
+                            }
                         }
                     }
                 }
@@ -40,11 +34,6 @@ extension PostgresDocumentStore {
             let delay = min(0.05 * Double(1 << min(failures, 6)), 2)
             try? await Task.sleep(for: .seconds(delay))
         }
-    }
-
-    func broadcast(_ change: DocumentChange) {
-        let current = followers.withLock { Array($0.streams.values) }
-        for follower in current { follower.yield(change) }
     }
 
     struct Notice: Codable {

@@ -7,7 +7,7 @@ import TributaryStreams
 /// The tables, brought up to date on start under an advisory lock.
 extension PostgresDocumentStore {
 
-    private static let migrations: [(name: String, sql: [PostgresQuery])] = [
+    static let migrations: [(name: String, sql: [PostgresQuery])] = [
         (
             "documents and versions",
             [
@@ -49,7 +49,8 @@ extension PostgresDocumentStore {
             .decode(String.self) {
                 applied.insert(name)
             }
-            for migration in Self.migrations where !applied.contains(migration.name) {
+            for migration in Self.migrations + PostgresRecordingStore.migrations
+            where !applied.contains(migration.name) {
                 for statement in migration.sql { try await connection.query(statement, logger: logger) }
                 try await connection.query(
                     "INSERT INTO lab_migrations (name, applied_at) VALUES (\(migration.name), now())",

@@ -31,12 +31,17 @@ public final class PostgresDocumentStore: SharedDocumentStore, Service {
     /// How long a call waits for the server before it fails.
     public let timeout: Duration
     let ready = Readiness()
-    /// Who follows the changes, each under a number of its own.
-    let followers = Protected<(next: Int, streams: [Int: AsyncStream<DocumentChange>.Continuation])>((0, [:]))
+    /// Who follows the changes to documents.
+    let followers = Followers<DocumentChange>()
+    /// Who follows the changes to recordings.
+    let recordingFollowers = Followers<RecordingChange>()
 
     /// A store on the server that `configuration` names, whose calls fail after `timeout` without
     /// an answer, and whose start fails when it cannot connect within the configuration's
     /// `connectTimeout`.
+    /// The recordings, in tables of their own in the same database.
+    public var recordings: (any RecordingStore)? { PostgresRecordingStore(database: self) }
+
     public init(
         configuration: PostgresClient.Configuration,
         timeout: Duration = .seconds(30),
@@ -119,12 +124,43 @@ public final class PostgresDocumentStore: SharedDocumentStore, Service {
             group.cancelAll()
         }
         ready.open(.failure(.storage("the store has stopped")))
-        followers.withLock { followers in
-            for follower in followers.streams.values { follower.finish() }
-            followers.streams = [:]
-        }
+        followers.finish()
+        recordingFollowers.finish()
     }
 
+}
+
+/// The streams of changes that an instance's followers read, each under a number of its own.
+final class Followers<Change: Sendable>: Sendable {
+    private let streams = Protected<(next: Int, streams: [Int: AsyncStream<Change>.Continuation])>((0, [:]))
+
+    /// A new stream of every change broadcast from now on.
+    func stream() -> AsyncStream<Change> {
+        let (stream, continuation) = AsyncStream<Change>.makeStream()
+        let number = streams.withLock { streams in
+            streams.next += 1
+            streams.streams[streams.next] = continuation
+            return streams.next
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.streams.withLock { $0.streams[number] = nil }
+        }
+        return stream
+    }
+
+    func broadcast(_ change: Change) {
+        let current = streams.withLock { Array($0.streams.values) }
+        for follower in current { follower.yield(change) }
+    }
+
+    /// Ends every stream.
+    func finish() {
+        let current = streams.withLock { streams in
+            defer { streams.streams = [:] }
+            return Array(streams.streams.values)
+        }
+        for follower in current { follower.finish() }
+    }
 }
 
 /// Opens once; whoever waits before then waits, and whoever comes later passes at once.

@@ -49,8 +49,12 @@ public final class SQLiteDocumentStore: DocumentStore {
                     """
             )
         }
+        SQLiteRecordingStore.registerMigrations(&migrator)
         return migrator
     }()
+
+    /// The recordings, in tables of their own in the same file.
+    public var recordings: (any RecordingStore)? { SQLiteRecordingStore(pool: pool) }
 
     public func create(
         _ document: StreamDocument,
@@ -207,21 +211,13 @@ public final class SQLiteDocumentStore: DocumentStore {
     private func read<Value: Sendable>(
         _ body: @escaping @Sendable (Database) throws -> Value
     ) async throws(DocumentStoreError) -> Value {
-        do {
-            return try await pool.read(body)
-        } catch {
-            throw .storage("\(error)")
-        }
+        try await pool.access(reading: true, failure: DocumentStoreError.storage, body)
     }
 
     private func write<Value: Sendable>(
         _ body: @escaping @Sendable (Database) throws -> Value
     ) async throws(DocumentStoreError) -> Value {
-        do {
-            return try await pool.write(body)
-        } catch {
-            throw .storage("\(error)")
-        }
+        try await pool.access(reading: false, failure: DocumentStoreError.storage, body)
     }
 
     private static func insertVersion(_ db: Database, _ stored: StoredDocument, body: Data) throws {
@@ -241,5 +237,21 @@ public final class SQLiteDocumentStore: DocumentStore {
             author: row["author"],
             body: row["body"]
         )
+    }
+}
+
+extension DatabasePool {
+    /// What `body` returns, run on a reader's queue or the writer's; a failure of the database
+    /// is thrown as `failure` of its description.
+    func access<Value: Sendable, Failure: Error>(
+        reading: Bool,
+        failure: (String) -> Failure,
+        _ body: @escaping @Sendable (Database) throws -> Value
+    ) async throws(Failure) -> Value {
+        do {
+            return reading ? try await read(body) : try await write(body)
+        } catch {
+            throw failure("\(error)")
+        }
     }
 }

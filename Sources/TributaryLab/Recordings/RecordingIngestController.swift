@@ -1,0 +1,245 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+import Tributary
+import TributaryLabWire
+
+/// `GET /api/recordings/{id or name}/ingest?recorder=UUID`, upgraded to a WebSocket: where a
+/// `LabLaneRecorder` sends its batches (``RecordingIngestBatch``) and hears how far the lab has
+/// stored them (``RecordingIngestReply``).
+///
+/// The path names a recording by its id, or else by its name, which makes it on first use. The
+/// lab answers `stored` at once and after every batch; a batch it cannot read, or one that
+/// leaves a gap, is answered `invalid` and nothing of it is stored; a recording at its cap is
+/// answered `full`. A message larger than ``maximumMessageSize`` ends the connection with
+/// 1009 (message too big). It needs the token or the session.
+struct RecordingIngestController {
+    let service: RecordingService
+    let connections: LiveConnections
+
+    /// The largest batch a recorder may send, in bytes.
+    static let maximumMessageSize = 4 << 20
+
+    func addRoutes(to router: Router<LabRequestContext>) {
+        router.ws("api/recordings/:id/ingest") { request, context in
+            guard context.access != .anonymous, Self.recorder(of: request) != nil,
+                let segment = Self.segment(context), Recordings.problem(withName: segment) == nil
+            else { return .dontUpgrade }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let recorder = Self.recorder(of: context.request),
+                let segment = Self.segment(context.requestContext)
+            else { return }
+            try await connections.serve(context.requestContext.remoteHost, outbound: outbound) {
+                try await ingest(segment, recorder: recorder, inbound: inbound, outbound: outbound)
+            }
+        }
+    }
+
+    /// What is wrong with an ingest request that was not upgraded, as the HTTP route answers it.
+    static func refusal(of request: Request, context: LabRequestContext) -> LabError {
+        guard recorder(of: request) != nil else {
+            return .badRequest("badRecorder", "A recorder names itself with ?recorder=UUID.")
+        }
+        if let segment = segment(context), let problem = Recordings.problem(withName: segment) {
+            return .badRequest("badName", problem)
+        }
+        return LabError(
+            status: .upgradeRequired,
+            code: "webSocket",
+            message: "Recorders send their events over a WebSocket.",
+            headers: [.upgrade: "websocket"]
+        )
+    }
+
+    static func recorder(of request: Request) -> UUID? {
+        request.uri.queryParameters["recorder"].flatMap { UUID(uuidString: String($0)) }
+    }
+
+    /// The path's id or name, percent-decoded.
+    static func segment(_ context: LabRequestContext) -> String? {
+        context.parameters.get("id").flatMap { $0.removingPercentEncoding }
+    }
+
+    private func ingest(
+        _ segment: String,
+        recorder: UUID,
+        inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter
+    ) async throws {
+        let id: String
+        let next: Int
+        do {
+            id = try await service.open(segment).id
+            next = try await service.store.next(id, recorder: recorder)
+        } catch {
+            try await outbound.write(.text(Self.reply(.invalid(Self.problem(error)))))
+            try await outbound.close(.unexpectedServerError, reason: "The lab could not open the recording.")
+            return
+        }
+        try await outbound.write(.text(Self.reply(.stored(recording: id, next: next))))
+        var message = ByteBuffer()
+        do {
+            for try await frame in inbound {
+                if frame.opcode == .continuation {
+                    var data = frame.data
+                    message.writeBuffer(&data)
+                } else {
+                    message = frame.data
+                }
+                guard message.readableBytes <= Self.maximumMessageSize else {
+                    try await outbound.close(.messageTooLarge, reason: Self.tooLarge)
+                    return
+                }
+                guard frame.fin else { continue }
+                let reply = await handle(Data(message.readableBytesView), id: id, recorder: recorder)
+                message = ByteBuffer()
+                try await outbound.write(.text(Self.reply(reply)))
+                if case .invalid(let problem) = reply, problem.code == "notFound" {
+                    try await outbound.close(.normalClosure, reason: "The recording was deleted.")
+                    return
+                }
+            }
+        } catch NIOWebSocketError.invalidFrameLength {
+            try? await outbound.close(.messageTooLarge, reason: Self.tooLarge)
+        } catch {
+            // A broken connection ends the ingest, and nothing else.
+        }
+    }
+
+    static let tooLarge =
+        "A batch is at most \(maximumMessageSize.formatted(.byteCount(style: .binary))); send smaller ones."
+
+    private func handle(_ data: Data, id: String, recorder: UUID) async -> RecordingIngestReply {
+        let batch: RecordingIngestBatch
+        switch Self.read(data) {
+        case .batch(let read): batch = read
+        case .refused(let problem): return .invalid(problem)
+        }
+        do throws(RecordingStoreError) {
+            switch try await service.append(batch, to: id, recorder: recorder) {
+            case .stored(let growth):
+                return .stored(recording: id, next: growth.next)
+            case .full(let growth):
+                return .full(
+                    recording: id,
+                    next: growth.next,
+                    problem: LiveProblem(
+                        code: "recordingFull",
+                        message:
+                            "The recording holds as many events as the lab keeps in one (\(service.cap)); start another to record more."
+                    )
+                )
+            case .gap(let next):
+                return .invalid(
+                    LiveProblem(
+                        code: "invalidBatch",
+                        message:
+                            "The batch begins at event \(batch.first), but the lab holds this recorder's events below \(next) only; send from \(next).",
+                        path: "$.first"
+                    )
+                )
+            }
+        } catch {
+            return .invalid(Self.problem(error))
+        }
+    }
+
+    enum Reading {
+        case batch(RecordingIngestBatch)
+        case refused(LiveProblem)
+    }
+
+    /// A batch as a recorder sends it, checked: every event has what its kind needs.
+    static func read(_ data: Data) -> Reading {
+        let batch: RecordingIngestBatch
+        do {
+            batch = try JSONDecoder().decode(RecordingIngestBatch.self, from: data)
+        } catch let error as DecodingError {
+            return .refused(invalid(DecodingProblem(error).message, path: DecodingProblem(error).path))
+        } catch {
+            return .refused(
+                invalid("A batch is a JSON object: {\"type\":\"events\",\"first\",\"events\",\"dropped\"}.")
+            )
+        }
+        guard batch.type == "events" else {
+            return .refused(invalid("A recorder sends messages of type \"events\" only.", path: "$.type"))
+        }
+        guard batch.first >= 0 else { return .refused(invalid("first is never negative.", path: "$.first")) }
+        guard batch.dropped >= 0 else {
+            return .refused(invalid("dropped is never negative.", path: "$.dropped"))
+        }
+        for (index, event) in batch.events.enumerated() {
+            if let (problem, field) = problem(with: event) {
+                return .refused(invalid(problem, path: "$.events[\(index)]\(field)"))
+            }
+        }
+        return .batch(batch)
+    }
+
+    /// What is wrong with an event, and the field it is in; nil when nothing is.
+    static func problem(with event: RecordedLaneEvent) -> (String, String)? {
+        if event.lane.isEmpty { return ("A lane has a name.", ".lane") }
+        if event.subscription < 1 { return ("Subscriptions are numbered from 1.", ".subscription") }
+        if !event.t.isFinite || event.t < 0 { return ("t is seconds since the recorder began.", ".t") }
+        switch event.kind {
+        case .value where event.value == nil: return ("A value event has a value.", ".value")
+        case .failed where event.error == nil: return ("A failed event has an error.", ".error")
+        case .requested where event.demand == nil: return ("A requested event has a demand.", ".demand")
+        default: return nil
+        }
+    }
+
+    static func invalid(_ message: String, path: String? = nil) -> LiveProblem {
+        LiveProblem(code: "invalidBatch", message: message, path: path)
+    }
+
+    static func problem(_ error: any Error) -> LiveProblem {
+        switch error {
+        case RecordingStoreError.notFound:
+            LiveProblem(code: "notFound", message: "The recording was deleted; nothing more is stored.")
+        case let error as LabError: LiveProblem(code: error.code, message: error.message)
+        default: LiveProblem(code: "storage", message: "The lab's database failed; nothing was stored.")
+        }
+    }
+
+    static func reply(_ reply: RecordingIngestReply) -> String { LabJSON.text(reply) }
+}
+
+/// A decoding failure as a sentence and the JSON path it happened at.
+struct DecodingProblem {
+    var message: String
+    var path: String
+
+    init(_ error: DecodingError) {
+        let context: DecodingError.Context
+        switch error {
+        case .keyNotFound(let key, let found):
+            context = found
+            message = "\(key.stringValue) is missing."
+            path = Self.path(found.codingPath + [key])
+            return
+        case .valueNotFound(_, let found), .typeMismatch(_, let found), .dataCorrupted(let found):
+            context = found
+        @unknown default:
+            message = "The batch does not read."
+            path = "$"
+            return
+        }
+        message =
+            context.codingPath.isEmpty
+            ? "The batch is not JSON of the form {\"type\":\"events\",\"first\",\"events\",\"dropped\"}."
+            : context.debugDescription
+        path = Self.path(context.codingPath)
+    }
+
+    static func path(_ keys: [any CodingKey]) -> String {
+        keys.reduce("$") { path, key in
+            if let index = key.intValue { return path + "[\(index)]" }
+            return path + "." + key.stringValue
+        }
+    }
+}

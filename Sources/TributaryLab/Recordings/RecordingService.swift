@@ -1,0 +1,100 @@
+import Foundation
+import NIOCore
+import Tributary
+import TributaryLabWire
+
+/// The one way recordings are made, grown and deleted, for the REST API and the ingest
+/// connections alike: checked before they reach the store, stored in one transaction per batch,
+/// then sent to every live viewer.
+struct RecordingService: Sendable {
+    let store: any RecordingStore
+    let hub: RecordingHub
+    /// The most events a recording holds.
+    let cap: Int
+
+    /// How many events a live viewer's snapshot holds at the most, newest first; fewer when
+    /// they would take more than half of the viewer's buffer.
+    static let snapshotEvents = 50_000
+
+    /// How many events are read from the store at a time to bring viewers up to date.
+    static let catchUpEvents = 10_000
+
+    func create(name: String) async throws -> RecordingSummary {
+        try await store.create(name: try Self.checked(name))
+    }
+
+    /// The recording that `segment` of a path names: its id, or else its name, made when missing.
+    func open(_ segment: String) async throws -> RecordingSummary {
+        if DocumentID.isWellFormed(segment) {
+            do throws(RecordingStoreError) {
+                return try await store.recording(segment)
+            } catch {
+                guard case .notFound = error else { throw error }
+            }
+        }
+        return try await store.open(name: try Self.checked(segment))
+    }
+
+    func delete(_ id: String) async throws(RecordingStoreError) {
+        try await store.delete(id)
+        hub.publishDeletion(of: id)
+    }
+
+    /// Appends a recorder's batch and sends what it added to the live viewers.
+    func append(
+        _ batch: RecordingIngestBatch,
+        to id: String,
+        recorder: UUID
+    ) async throws(RecordingStoreError) -> RecordingAppend {
+        let outcome = try await store.append(batch, to: id, recorder: recorder, cap: cap)
+        switch outcome {
+        case .stored(let growth), .full(let growth):
+            if let behind = hub.publish(growth.stored) { await catchUp(id, from: behind) }
+        case .gap: break
+        }
+        return outcome
+    }
+
+    /// Sends viewers of `id` the events from `first` on that they have not been sent, read from
+    /// the store; one that is deleted meanwhile is told so.
+    func catchUp(_ id: String, from first: Int) async {
+        var from = first
+        while true {
+            let slice: RecordingSlice
+            do throws(RecordingStoreError) {
+                slice = try await store.events(id, from: from, limit: Self.catchUpEvents)
+            } catch {
+                if case .notFound = error { hub.publishDeletion(of: id) }
+                return
+            }
+            hub.publish(slice)
+            guard let next = hub.behind(id, events: slice.recording.events), next > from else { return }
+            from = next
+        }
+    }
+
+    /// Sends a new viewer its snapshot: the latest events that fit half its buffer. False when
+    /// there is no such recording.
+    func showSnapshot(of id: String, to viewer: Int, bufferBytes: Int) async -> Bool {
+        guard var slice = try? await store.latestEvents(id, limit: Self.snapshotEvents) else { return false }
+        while slice.events.count > 1, Self.size(of: slice.events) > bufferBytes / 2 {
+            let keep = slice.events.count / 2
+            slice.first += slice.events.count - keep
+            slice.events = Array(slice.events.suffix(keep))
+        }
+        if hub.show(slice, truncated: slice.first, to: viewer) {
+            await catchUp(id, from: slice.first + slice.events.count)
+        }
+        return true
+    }
+
+    private static func size(of events: [RecordedLaneEvent]) -> Int {
+        (try? LabJSON.encoder.encode(events).count) ?? 0
+    }
+
+    /// `name`, when it is one a recording may have; else a `400` that says why.
+    static func checked(_ name: String) throws(LabError) -> String {
+        if let problem = Recordings.problem(withName: name) { throw .badRequest("badName", problem) }
+        return name
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TributaryLabWire
+
+/// `/api/recordings`: the lanes recorded from running apps, made, listed, read in pages and
+/// deleted. Every route needs the token or the session.
+struct RecordingsController {
+    let service: RecordingService
+    /// Where the documents made of recordings go.
+    let documents: DocumentService
+    let authenticator: LabAuthenticator
+    let maximumBodySize: Int
+
+    /// The most events a page holds, and how many it holds unless asked for fewer.
+    static let pageSize = 10_000
+
+    /// The most recordings the list holds.
+    static let listSize = 1_000
+
+    var routes: RouteCollection<LabRequestContext> {
+        let routes = RouteCollection(context: LabRequestContext.self)
+        routes.add(middleware: authenticator)
+        routes.get(use: list)
+        routes.post(use: create)
+        routes.get(":id", use: read)
+        routes.delete(":id", use: delete)
+        routes.post(":id/document", use: document)
+        routes.get(":id/test.swift", use: testSource)
+        // Reached only when the WebSocket upgrade was not made: with the credentials checked,
+        // so that a client without them learns it before any upgrade.
+        routes.get(":id/ingest") { request, context -> Response in
+            throw RecordingIngestController.refusal(of: request, context: context)
+        }
+        routes.get(":id/live", use: upgradeRequired)
+        return routes
+    }
+
+    @Sendable func list(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let recordings = try await service.store.list(limit: Self.listSize)
+        return LabJSON.response(["recordings": recordings])
+    }
+
+    @Sendable func create(_ request: Request, context: LabRequestContext) async throws -> Response {
+        struct Body: Decodable { var name: String }
+        let data = try await DocumentsController.json(of: request, limit: maximumBodySize)
+        guard let body = try? JSONDecoder().decode(Body.self, from: data) else {
+            throw LabError.badRequest("badRecording", "A recording is made with {\"name\": \"…\"}.")
+        }
+        let made = try await service.create(name: body.name)
+        return Self.created(made.id, at: "/api/recordings/\(made.id)")
+    }
+
+    @Sendable func read(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let id = try Self.id(context)
+        let query = request.uri.queryParameters
+        let limit = query["limit"].map { Int($0) ?? -1 } ?? Self.pageSize
+        guard (1...Self.pageSize).contains(limit) else {
+            throw LabError.badRequest("badLimit", "limit must be from 1 to \(Self.pageSize).")
+        }
+        let after = query["after"].map { Int($0) ?? -2 } ?? -1
+        guard after >= -1 else {
+            throw LabError.badRequest(
+                "badCursor",
+                "after is the number of an event, as a page's next gives it."
+            )
+        }
+        let slice = try await service.store.events(id, from: after + 1, limit: limit)
+        let end = slice.first + slice.events.count
+        let page = RecordingPage(
+            id: slice.recording.id,
+            name: slice.recording.name,
+            dropped: slice.recording.dropped,
+            events: slice.events,
+            next: end < slice.recording.events && !slice.events.isEmpty ? end - 1 : nil
+        )
+        return LabJSON.response(page)
+    }
+
+    @Sendable func delete(_ request: Request, context: LabRequestContext) async throws -> Response {
+        try await service.delete(try Self.id(context))
+        return Response(status: .noContent)
+    }
+
+    /// `{"lanes": ["a", "b"], "frame": 0.1}`: a new stream document of the lanes, answered
+    /// with its id.
+    @Sendable func document(_ request: Request, context: LabRequestContext) async throws -> Response {
+        struct Body: Decodable {
+            var lanes: [String]
+            var frame: Double?
+        }
+        let id = try Self.id(context)
+        let data = try await DocumentsController.json(of: request, limit: maximumBodySize)
+        guard let body = try? JSONDecoder().decode(Body.self, from: data), !body.lanes.isEmpty else {
+            throw LabError.badRequest("badRequest", "Name the lanes to draw, as {\"lanes\": [\"a\", \"b\"]}.")
+        }
+        _ = try Self.checked(frame: body.frame)
+        let recorded = try await Self.recorded(body.lanes, in: id, service.store)
+        let document = try RecordingDocument.make(
+            name: recorded.recording.name,
+            lanes: recorded.lanes,
+            of: recorded.events,
+            frame: body.frame
+        )
+        let created = try await documents.create(document, author: "recording \(recorded.recording.name)")
+        return Self.created(created.id, at: "/api/streams/\(created.id)")
+    }
+
+    /// `?input=a&output=b&frame=0.1`: a Swift Testing source that replays lane `a` into a
+    /// pipeline for the reader to fill in, and expects lane `b`.
+    @Sendable func testSource(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let id = try Self.id(context)
+        let query = request.uri.queryParameters
+        guard let input = query["input"].map(String.init), let output = query["output"].map(String.init)
+        else {
+            throw LabError.badRequest("badRequest", "Name the lanes, as ?input=a&output=b.")
+        }
+        let frame = try Self.frame(query["frame"].map(String.init)) ?? 0.1
+        let recorded = try await Self.recorded([input, output], in: id, service.store)
+        let source = RecordingTestSource.make(
+            recording: recorded.recording,
+            input: input,
+            output: output,
+            events: recorded.events,
+            frame: frame
+        )
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/x-swift; charset=utf-8",
+                .contentDisposition: "attachment; filename=\"RecordedLanesTests.swift\"",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: source))
+        )
+    }
+
+    /// A `frame` query item: seconds above 0, or nil when not given.
+    static func frame(_ text: String?) throws(LabError) -> Double? {
+        guard let text else { return nil }
+        return try checked(frame: Double(text) ?? .nan)
+    }
+
+    static func checked(frame: Double?) throws(LabError) -> Double? {
+        guard let frame else { return nil }
+        guard frame.isFinite, frame > 0 else {
+            throw .badRequest("badFrame", "frame is a number of seconds above 0.")
+        }
+        return frame
+    }
+
+    /// `201 {"id"}`, saying where the new thing is.
+    static func created(_ id: String, at location: String) -> Response {
+        LabJSON.response(["id": id], status: .created, headers: [.location: location])
+    }
+
+    /// The recording, its lanes named in `names` (all when nil or empty) and their events.
+    static func recorded(
+        _ names: [String]?,
+        in id: String,
+        _ store: any RecordingStore
+    ) async throws -> (recording: RecordingSummary, lanes: [String], events: [RecordedLaneEvent]) {
+        let recording = try await store.recording(id)
+        let lanes =
+            names?.isEmpty == false
+            ? try await Self.lanes(names ?? [], in: id, store) : try await store.lanes(id)
+        return (recording, lanes, try await store.events(id, lanes: Set(lanes)))
+    }
+
+    /// `names` without repetitions, once each is found to be a lane of the recording; else a
+    /// `400` that names those that are not.
+    static func lanes(_ names: [String], in id: String, _ store: any RecordingStore) async throws -> [String]
+    {
+        var seen: Set<String> = []
+        let names = names.filter { seen.insert($0).inserted }
+        let known = Set(try await store.lanes(id))
+        let unknown = names.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw LabError.badRequest(
+                "unknownLanes",
+                "The recording has no lane \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); its lanes are \(known.sorted().joined(separator: ", "))."
+            )
+        }
+        return names
+    }
+
+    @Sendable func upgradeRequired(_ request: Request, context: LabRequestContext) async throws -> Response {
+        throw LabError(
+            status: .upgradeRequired,
+            code: "webSocket",
+            message: "A recording is watched live over a WebSocket.",
+            headers: [.upgrade: "websocket"]
+        )
+    }
+
+    static func id(_ context: LabRequestContext) throws(LabError) -> String {
+        guard let id = context.parameters.get("id"), DocumentID.isWellFormed(id) else {
+            throw .notFound("such recording")
+        }
+        return id
+    }
+}

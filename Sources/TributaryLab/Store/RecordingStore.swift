@@ -1,0 +1,184 @@
+public import Foundation
+public import TributaryLabWire
+
+/// Events of a recording read in one go, with the recording as it was when they were read.
+public struct RecordingSlice: Sendable, Equatable {
+    /// The recording, its event count and dropped total included.
+    public var recording: RecordingSummary
+    /// The number, in the recording, of the first of ``events``.
+    public var first: Int
+    public var events: [RecordedLaneEvent]
+
+    public init(recording: RecordingSummary, first: Int, events: [RecordedLaneEvent]) {
+        self.recording = recording
+        self.first = first
+        self.events = events
+    }
+}
+
+/// What appending a recorder's batch came to.
+public enum RecordingAppend: Sendable, Equatable {
+    /// The events the recording did not hold yet were stored; `stored` has them, numbered from
+    /// its `first`.
+    case stored(RecordingGrowth)
+    /// The recording reached its cap: what fitted was stored, the rest was not.
+    case full(RecordingGrowth)
+    /// The batch begins after `next`, the first event of this recorder the recording lacks:
+    /// something between was never received, and nothing of the batch was stored.
+    case gap(next: Int)
+}
+
+/// How a recording grew by one batch.
+public struct RecordingGrowth: Sendable, Equatable {
+    /// The recording, after the batch.
+    public var recording: RecordingSummary
+    /// The recorder's own number of the first event the recording does not hold yet.
+    public var next: Int
+    /// What the batch added, numbered in the recording from ``first``.
+    public var stored: RecordingSlice
+
+    public init(recording: RecordingSummary, next: Int, stored: RecordingSlice) {
+        self.recording = recording
+        self.next = next
+        self.stored = stored
+    }
+}
+
+/// Why the recording store could not do what it was asked.
+public enum RecordingStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// There is no recording with the id.
+    case notFound(id: String)
+    /// Another recording has the name.
+    case nameTaken(String)
+    /// The database failed.
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let id): "There is no recording \(id)."
+        case .nameTaken(let name): "There is a recording named \"\(name)\" already; choose another name."
+        case .storage(let reason): "The lab's database failed: \(reason)."
+        }
+    }
+}
+
+/// Where the lab keeps recordings: the events of real pipelines that apps send through
+/// `LabLaneRecorder`, append-only, numbered from 0 in each recording.
+///
+/// Each recorder — a UUID of its own — resends what it is not sure the lab holds after a
+/// reconnection, so the store keeps, per recorder and recording, how far it has stored, and
+/// stores every event once. A batch is appended in one transaction: all that fits, or nothing.
+/// The store sits in the same database as the documents, in tables of its own; get it from
+/// ``DocumentStore/recordings``.
+public protocol RecordingStore: Sendable {
+    /// Makes an empty recording named `name`; the name must be free.
+    func create(name: String) async throws(RecordingStoreError) -> RecordingSummary
+    /// The recording named `name`, made empty when there is none.
+    func open(name: String) async throws(RecordingStoreError) -> RecordingSummary
+    /// The recording with the id.
+    func recording(_ id: String) async throws(RecordingStoreError) -> RecordingSummary
+    /// The recordings, most recently grown first, at most `limit` of them.
+    func list(limit: Int) async throws(RecordingStoreError) -> [RecordingSummary]
+    /// At most `limit` events numbered from `first`, in order.
+    func events(_ id: String, from first: Int, limit: Int) async throws(RecordingStoreError) -> RecordingSlice
+    /// The latest `limit` events, in order.
+    func latestEvents(_ id: String, limit: Int) async throws(RecordingStoreError) -> RecordingSlice
+    /// Every event of the named lanes, in order.
+    func events(_ id: String, lanes: Set<String>) async throws(RecordingStoreError) -> [RecordedLaneEvent]
+    /// The names of the recording's lanes, sorted.
+    func lanes(_ id: String) async throws(RecordingStoreError) -> [String]
+    /// The recorder's own number of its first event the recording does not hold yet; 0 for a
+    /// recorder it has not heard from.
+    func next(_ id: String, recorder: UUID) async throws(RecordingStoreError) -> Int
+    /// Appends what of `batch` the recording does not hold yet, up to `cap` events in the
+    /// recording, and takes the recorder's `dropped` total.
+    func append(
+        _ batch: RecordingIngestBatch,
+        to id: String,
+        recorder: UUID,
+        cap: Int
+    ) async throws(RecordingStoreError) -> RecordingAppend
+    /// Deletes a recording and its events.
+    func delete(_ id: String) async throws(RecordingStoreError)
+}
+
+/// A change one lab instance made to the recordings of a store that several share.
+public enum RecordingChange: Sendable, Hashable {
+    /// Recording `id` holds `events` events now.
+    case grew(id: String, events: Int)
+    /// Recording `id` was deleted.
+    case deleted(id: String)
+    /// Changes may have been lost, so whatever is shown of any recording is to be read again.
+    case missed
+}
+
+/// A recording store that several lab instances share, which tells each of them what any of
+/// them stored, so that an ingest through one instance reaches the live viewers of every instance.
+public protocol SharedRecordingStore: RecordingStore {
+    /// Every growth and deletion by any instance, this one's included; it begins with
+    /// ``RecordingChange/missed`` once the store listens, and again after each reconnection.
+    func changes() -> AsyncStream<RecordingChange>
+}
+
+extension DocumentStore {
+    public var recordings: (any RecordingStore)? { nil }
+}
+
+/// The rules every store applies to recordings.
+enum Recordings {
+    /// A name: 1 to 100 characters, none of them control characters; nil when it is one, else
+    /// why it is not.
+    static func problem(withName name: String) -> String? {
+        guard (1...100).contains(name.count) else {
+            return "A recording's name has 1 to 100 characters; this one has \(name.count)."
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return "A recording's name has no control characters, such as line breaks or tabs."
+        }
+        return nil
+    }
+
+    /// An empty recording named `name`, under a new id.
+    static func new(named name: String) -> RecordingSummary {
+        RecordingSummary(
+            id: DocumentID.make(),
+            name: name,
+            events: 0,
+            dropped: 0,
+            updatedAt: DocumentCursor.now()
+        )
+    }
+
+    /// How an event is kept: its JSON text.
+    static func body(of event: RecordedLaneEvent) throws(RecordingStoreError) -> String {
+        do {
+            return String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
+        } catch {
+            throw .storage("an event could not be encoded: \(error)")
+        }
+    }
+
+    /// An event as a store reads it back.
+    static func event(from body: String) throws(RecordingStoreError) -> RecordedLaneEvent {
+        do {
+            return try JSONDecoder().decode(RecordedLaneEvent.self, from: Data(body.utf8))
+        } catch {
+            throw .storage("a stored event no longer reads: \(error)")
+        }
+    }
+
+    /// How the batch meets a recording that holds `held` events and this recorder's events
+    /// below `next`: the events to store, in order, and the recorder's `next` after them.
+    static func plan(
+        _ batch: RecordingIngestBatch,
+        next: Int,
+        held: Int,
+        cap: Int
+    ) -> (fresh: ArraySlice<RecordedLaneEvent>, next: Int, isFull: Bool)? {
+        guard batch.first <= next else { return nil }
+        let unseen = batch.events.dropFirst(min(next - batch.first, batch.events.count))
+        let room = max(0, cap - held)
+        let fresh = unseen.prefix(room)
+        return (fresh, next + fresh.count, fresh.count < unseen.count)
+    }
+}

@@ -1,0 +1,292 @@
+public import Foundation
+import GRDB
+public import TributaryLabWire
+
+/// A ``RecordingStore`` in the SQLite file of a ``SQLiteDocumentStore``, which hands it out as
+/// its ``SQLiteDocumentStore/recordings``.
+public struct SQLiteRecordingStore: RecordingStore {
+    let pool: DatabasePool
+
+    static func registerMigrations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("recordings") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE recordings (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL UNIQUE,
+                        events INTEGER NOT NULL DEFAULT 0,
+                        dropped INTEGER NOT NULL DEFAULT 0,
+                        updated_at REAL NOT NULL
+                    );
+                    CREATE INDEX recordings_by_time ON recordings (updated_at DESC, id DESC);
+                    CREATE TABLE recorders (
+                        recording_id TEXT NOT NULL REFERENCES recordings (id) ON DELETE CASCADE,
+                        recorder TEXT NOT NULL,
+                        next INTEGER NOT NULL,
+                        dropped INTEGER NOT NULL,
+                        PRIMARY KEY (recording_id, recorder)
+                    );
+                    CREATE TABLE recording_events (
+                        recording_id TEXT NOT NULL REFERENCES recordings (id) ON DELETE CASCADE,
+                        number INTEGER NOT NULL,
+                        lane TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        PRIMARY KEY (recording_id, number)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
+    }
+
+    public func create(name: String) async throws(RecordingStoreError) -> RecordingSummary {
+        let made = Recordings.new(named: name)
+        let inserted = try await write { db in
+            try Self.insert(made, db)
+        }
+        guard inserted else { throw .nameTaken(name) }
+        return made
+    }
+
+    public func open(name: String) async throws(RecordingStoreError) -> RecordingSummary {
+        let made = Recordings.new(named: name)
+        let found = try await write { db in
+            _ = try Self.insert(made, db)
+            return try Self.summary(db, where: "name = ?", name)
+        }
+        guard let found else { throw .storage("the recording named \(name) vanished as it was made") }
+        return found
+    }
+
+    public func recording(_ id: String) async throws(RecordingStoreError) -> RecordingSummary {
+        let found = try await read { db in try Self.summary(db, where: "id = ?", id) }
+        guard let found else { throw .notFound(id: id) }
+        return found
+    }
+
+    public func list(limit: Int) async throws(RecordingStoreError) -> [RecordingSummary] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM recordings ORDER BY updated_at DESC, id DESC LIMIT ?",
+                arguments: [max(1, limit)]
+            )
+            .map(Self.summary)
+        }
+    }
+
+    public func events(
+        _ id: String,
+        from first: Int,
+        limit: Int
+    ) async throws(RecordingStoreError) -> RecordingSlice {
+        let slice = try await read { db -> Result<RecordingSlice, RecordingStoreError> in
+            guard let recording = try Self.summary(db, where: "id = ?", id) else {
+                return .failure(.notFound(id: id))
+            }
+            return Result { () throws(RecordingStoreError) in
+                try Self.slice(recording, from: max(0, first), limit: limit, db)
+            }
+        }
+        return try slice.get()
+    }
+
+    public func latestEvents(_ id: String, limit: Int) async throws(RecordingStoreError) -> RecordingSlice {
+        let slice = try await read { db -> Result<RecordingSlice, RecordingStoreError> in
+            guard let recording = try Self.summary(db, where: "id = ?", id) else {
+                return .failure(.notFound(id: id))
+            }
+            return Result { () throws(RecordingStoreError) in
+                try Self.slice(recording, from: max(0, recording.events - limit), limit: limit, db)
+            }
+        }
+        return try slice.get()
+    }
+
+    public func events(
+        _ id: String,
+        lanes: Set<String>
+    ) async throws(RecordingStoreError) -> [RecordedLaneEvent] {
+        let lanes = Array(lanes)
+        let bodies = try await read { db -> [String]? in
+            guard try Self.summary(db, where: "id = ?", id) != nil else { return nil }
+            guard !lanes.isEmpty else { return [] }
+            return try String.fetchAll(
+                db,
+                sql: """
+                    SELECT body FROM recording_events
+                    WHERE recording_id = ? AND lane IN (\(databaseQuestionMarks(count: lanes.count)))
+                    ORDER BY number
+                    """,
+                arguments: StatementArguments([id] + lanes)
+            )
+        }
+        guard let bodies else { throw .notFound(id: id) }
+        var events: [RecordedLaneEvent] = []
+        events.reserveCapacity(bodies.count)
+        for body in bodies { events.append(try Recordings.event(from: body)) }
+        return events
+    }
+
+    public func lanes(_ id: String) async throws(RecordingStoreError) -> [String] {
+        let lanes = try await read { db -> [String]? in
+            guard try Self.summary(db, where: "id = ?", id) != nil else { return nil }
+            return try String.fetchAll(
+                db,
+                sql: "SELECT DISTINCT lane FROM recording_events WHERE recording_id = ? ORDER BY lane",
+                arguments: [id]
+            )
+        }
+        guard let lanes else { throw .notFound(id: id) }
+        return lanes
+    }
+
+    public func next(_ id: String, recorder: UUID) async throws(RecordingStoreError) -> Int {
+        let next = try await read { db -> Int? in
+            guard try Self.summary(db, where: "id = ?", id) != nil else { return nil }
+            return try Int.fetchOne(
+                db,
+                sql: "SELECT next FROM recorders WHERE recording_id = ? AND recorder = ?",
+                arguments: [id, recorder.uuidString.lowercased()]
+            ) ?? 0
+        }
+        guard let next else { throw .notFound(id: id) }
+        return next
+    }
+
+    public func append(
+        _ batch: RecordingIngestBatch,
+        to id: String,
+        recorder: UUID,
+        cap: Int
+    ) async throws(RecordingStoreError) -> RecordingAppend {
+        let bodies = try batch.events.map { event throws(RecordingStoreError) in
+            try Recordings.body(of: event)
+        }
+        let recorder = recorder.uuidString.lowercased()
+        let outcome = try await write { db -> Result<RecordingAppend, RecordingStoreError> in
+            guard let before = try Self.summary(db, where: "id = ?", id) else {
+                return .failure(.notFound(id: id))
+            }
+            let known = try Row.fetchOne(
+                db,
+                sql: "SELECT next, dropped FROM recorders WHERE recording_id = ? AND recorder = ?",
+                arguments: [id, recorder]
+            )
+            let next: Int = known?["next"] ?? 0
+            let dropped: Int = known?["dropped"] ?? 0
+            guard let plan = Recordings.plan(batch, next: next, held: before.events, cap: cap) else {
+                return .success(.gap(next: next))
+            }
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO recording_events (recording_id, number, lane, body) VALUES (?, ?, ?, ?)"
+            )
+            for (offset, index) in plan.fresh.indices.enumerated() {
+                try insert.execute(arguments: [
+                    id, before.events + offset, batch.events[index].lane, bodies[index],
+                ])
+            }
+            let recorderDropped = max(dropped, batch.dropped)
+            try db.execute(
+                sql: """
+                    INSERT INTO recorders (recording_id, recorder, next, dropped) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (recording_id, recorder) DO UPDATE SET next = excluded.next, dropped = excluded.dropped
+                    """,
+                arguments: [id, recorder, plan.next, recorderDropped]
+            )
+            var after = before
+            after.events += plan.fresh.count
+            after.dropped += recorderDropped - dropped
+            if after != before { after.updatedAt = DocumentCursor.now() }
+            try db.execute(
+                sql: "UPDATE recordings SET events = ?, dropped = ?, updated_at = ? WHERE id = ?",
+                arguments: [after.events, after.dropped, after.updatedAt.timeIntervalSince1970, id]
+            )
+            let growth = RecordingGrowth(
+                recording: after,
+                next: plan.next,
+                stored: RecordingSlice(recording: after, first: before.events, events: Array(plan.fresh))
+            )
+            return .success(plan.isFull ? .full(growth) : .stored(growth))
+        }
+        return try outcome.get()
+    }
+
+    public func delete(_ id: String) async throws(RecordingStoreError) {
+        let deleted = try await write { db in
+            try db.execute(sql: "DELETE FROM recordings WHERE id = ?", arguments: [id])
+            return db.changesCount
+        }
+        if deleted == 0 { throw .notFound(id: id) }
+    }
+
+    // MARK: Helpers
+
+    /// Inserts `made` unless its name is taken; whether it did.
+    private static func insert(_ made: RecordingSummary, _ db: Database) throws -> Bool {
+        try db.execute(
+            sql: """
+                INSERT INTO recordings (id, name, events, dropped, updated_at) VALUES (?, ?, 0, 0, ?)
+                ON CONFLICT (name) DO NOTHING
+                """,
+            arguments: [made.id, made.name, made.updatedAt.timeIntervalSince1970]
+        )
+        return db.changesCount > 0
+    }
+
+    private static func summary(
+        _ db: Database,
+        where condition: String,
+        _ value: String
+    ) throws -> RecordingSummary? {
+        try Row.fetchOne(db, sql: "SELECT * FROM recordings WHERE \(condition)", arguments: [value]).map(
+            summary
+        )
+    }
+
+    private static func summary(_ row: Row) -> RecordingSummary {
+        RecordingSummary(
+            id: row["id"],
+            name: row["name"],
+            events: row["events"],
+            dropped: row["dropped"],
+            updatedAt: Date(timeIntervalSince1970: row["updated_at"])
+        )
+    }
+
+    private static func slice(
+        _ recording: RecordingSummary,
+        from first: Int,
+        limit: Int,
+        _ db: Database
+    ) throws(RecordingStoreError) -> RecordingSlice {
+        let bodies: [String]
+        do {
+            bodies = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT body FROM recording_events WHERE recording_id = ? AND number >= ?
+                    ORDER BY number LIMIT ?
+                    """,
+                arguments: [recording.id, first, max(0, limit)]
+            )
+        } catch {
+            throw .storage("\(error)")
+        }
+        var events: [RecordedLaneEvent] = []
+        events.reserveCapacity(bodies.count)
+        for body in bodies { events.append(try Recordings.event(from: body)) }
+        return RecordingSlice(recording: recording, first: first, events: events)
+    }
+
+    private func read<Value: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> Value
+    ) async throws(RecordingStoreError) -> Value {
+        try await pool.access(reading: true, failure: RecordingStoreError.storage, body)
+    }
+
+    private func write<Value: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> Value
+    ) async throws(RecordingStoreError) -> Value {
+        try await pool.access(reading: false, failure: RecordingStoreError.storage, body)
+    }
+}
