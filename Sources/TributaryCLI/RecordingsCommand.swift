@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Tributary
 import TributaryLabClient
+import TributaryLabWire
 
 /// `tributary recordings`: the lanes apps recorded into a lab.
 struct RecordingsCommand: AsyncParsableCommand {

@@ -2,19 +2,7 @@ import Foundation
 import HTTPTypes
 public import Tributary
 public import TributaryHTTP
-import TributaryLabWire
-
-/// A recording as the lab lists it.
-public struct RecordingSummary: Sendable, Hashable, Decodable {
-    public var id: String
-    public var name: String
-    /// How many events it holds.
-    public var events: Int
-    /// How many events its recorders could not keep.
-    public var dropped: Int
-    /// When it last took an event, as the lab wrote it.
-    public var updatedAt: String?
-}
+public import TributaryLabWire
 
 /// A recording with its events, as ``LaneEvent``s whose times count from the recorder's start.
 public struct Recording: Sendable, Equatable {
@@ -46,18 +34,11 @@ extension LabClient {
 
     /// A recording and all its events, read page by page.
     public func recording(_ id: String) async throws(APIError) -> Recording {
-        struct Page: Decodable {
-            var id: String
-            var name: String
-            var dropped: Int
-            var events: [RecordedLaneEvent]
-            var next: String?
-        }
         var recording: Recording?
-        var after: String?
+        var after: Int?
         repeat {
-            let query = after.map { [URLQueryItem(name: "after", value: $0)] } ?? []
-            let page = try await api.send(Request<Page>(.path("api/recordings/\(id)"), query: query))
+            let query = after.map { [URLQueryItem(name: "after", value: String($0))] } ?? []
+            let page = try await api.send(Request<RecordingPage>(.path("api/recordings/\(id)"), query: query))
             let events = page.events.map(\.laneEvent)
             if recording == nil {
                 recording = Recording(id: page.id, name: page.name, dropped: page.dropped, events: events)

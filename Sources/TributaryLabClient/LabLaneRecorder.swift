@@ -101,8 +101,9 @@ public final class LabLaneRecorder: LaneRecording {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (acknowledged, full) = buffer.state.withLock { ($0.acknowledged, $0.full) }
-            if acknowledged >= target { return }
+            // A full recording gives up on what it cannot keep, which also settles the count.
             if let full { throw Error.recordingFull(full) }
+            if acknowledged >= target { return }
             guard ContinuousClock.now < deadline else {
                 throw Error.timedOut(stored: acknowledged - start, recorded: target - start)
             }

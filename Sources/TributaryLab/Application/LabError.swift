@@ -103,7 +103,8 @@ struct LabErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The lab's JSON: sorted keys, ISO 8601 dates with milliseconds.
+/// The lab's JSON: sorted keys, ISO 8601 dates in UTC with milliseconds and a `Z`, which every
+/// reader takes as UTC rather than as local time.
 enum LabJSON {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -111,7 +112,11 @@ enum LabJSON {
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(
-                date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+                date.formatted(
+                    .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(
+                        separator: .omitted
+                    )
+                )
             )
         }
         return encoder

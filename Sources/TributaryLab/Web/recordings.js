@@ -354,7 +354,7 @@ function renderRecording(main, navigate, id) {
       try { body = JSON.parse(message.data); } catch { return; }
       switch (body.type) {
         case 'snapshot': {
-          const snapshot = body.recording ?? body;
+          const snapshot = body;
           recording = { name: snapshot.name ?? id, dropped: snapshot.dropped ?? 0 };
           title.textContent = recording.name;
           document.title = `${recording.name} — Tributary lab`;
