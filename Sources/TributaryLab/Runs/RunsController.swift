@@ -11,7 +11,9 @@ import TributaryStreams
 /// Every run has a budget — real time, events, operators and the bytes of its answer — and runs
 /// on threads of its own (``RunPool``), so that no run, however heavy, delays another request.
 /// A run past its budget is answered `422 runBudgetExceeded`, naming the limit; a full pool `503`
-/// with `Retry-After`.
+/// with `Retry-After`. Text lanes count as printed, their quiet stretches as time spans, so a
+/// timeline that is wide but quiet is answered, and only one whose printed lanes are still too
+/// long is refused.
 struct RunsController {
     let store: any DocumentStore
     let pool: RunPool
