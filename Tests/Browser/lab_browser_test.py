@@ -476,6 +476,43 @@ def streams(run, first, second):
 
     run.step("streams-bad-link", first, bad_links)
 
+    def values_as_typed():
+        made = api(base, "POST", "/api/streams", {
+            "schemaVersion": 1, "name": "Languages", "streams": [{"id": "langs", "items": [{"value": 1}]}],
+            "nodes": [{"id": "loud", "operator": "map", "input": "langs", "expression": "$0"}],
+        })
+        first.get(f"{base}/streams/{made['id']}")
+        # The form is drawn again as the operators arrive: each field is looked up when it is used.
+        find = lambda name: first.find_element(By.CSS_SELECTOR, f"input[aria-label='{name}']")
+        field = lambda name: find(f"{name} of langs").get_attribute("value")
+        wait(first, lambda: field("Marbles") == "(1|)" and len(first.find_elements(By.CSS_SELECTOR, "select option")) == 13)
+        marbles, values = find("Marbles of langs"), find("Values of langs")
+        document = lambda: json.loads(editor_text(first).get_attribute("value"))
+        # Typed, never left: the fields apply once typing pauses.
+        values.click()
+        values.send_keys("a=swift, b=rust")
+        marbles.click()
+        marbles.send_keys(Keys.CONTROL, "a")
+        marbles.send_keys("--a--b|")
+        wait(first, lambda: [item["value"] for item in document()["streams"][0]["items"]] == ["swift", "rust"])
+        assert list(document()["streams"][0]) == ["id", "items", "ending"], list(document()["streams"][0])
+        wait(first, lambda: "--a--b|" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
+        expression = find("Expression of loud")
+        expression.click()
+        expression.send_keys(Keys.CONTROL, "a")
+        expression.send_keys("upper($0)")
+        wait(first, lambda: document()["nodes"][0]["expression"] == "upper($0)")
+        wait(first, lambda: "where a = swift, b = rust" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text
+             and "SWIFT" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
+        # Shown back from the run, stand-ins and their values, once the fields are left.
+        first.find_element(By.TAG_NAME, "h1").click()
+        editor_text(first).click()
+        replace_text(first, editor_text(first).get_attribute("value"))
+        wait(first, lambda: field("Values") == "a=swift, b=rust" and field("Marbles") == "--a--b|")
+        first.save_screenshot(os.path.join(run.shots, "streams-values.png"))
+
+    run.step("streams-values-as-typed", first, values_as_typed)
+
     def delete():
         made = api(base, "POST", "/api/streams", {
             "schemaVersion": 1, "name": "To be deleted", "streams": [{"id": "n", "items": [{"value": 1}]}],

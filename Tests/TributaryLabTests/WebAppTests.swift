@@ -155,4 +155,39 @@ struct WebAppTests {
             #expect(broken.status == 422 && broken.errorCode == "invalidDocument")
         }
     }
+
+    /// Values longer than a character go through a table, as in RxJS: the diagram names them by
+    /// letters, `/api/marbles` reads the table, and `/api/run` answers the table of its lanes.
+    @Test func readsAndAnswersTheValuesTable() async throws {
+        try await withLab { lab in
+            let read = try await lab.send(
+                .post,
+                "/api/marbles",
+                body: Data(
+                    #"{"marbles": "--a--b|", "id": "langs", "values": {"a": "swift", "b": "rust"}}"#.utf8
+                )
+            )
+            #expect(read.status == 200)
+            let stream = try #require(read.json["stream"] as? [String: Any])
+            let items = try #require(stream["items"] as? [[String: Any]])
+            #expect(items.compactMap { $0["value"] as? String } == ["swift", "rust"])
+
+            let wide = try await lab.send(
+                .post,
+                "/api/marbles",
+                body: Data(#"{"marbles": "-ab|", "values": {"ab": "swift"}}"#.utf8)
+            )
+            #expect(wide.status == 422 && wide.errorCode == "invalidDocument")
+            #expect((wide.json["error"] as? [String: Any])?["path"] as? String == "$.values")
+
+            let document = try JSONSerialization.data(withJSONObject: [
+                "schemaVersion": 1, "streams": [stream],
+            ])
+            let run = try await lab.send(.post, "/api/run", body: document)
+            #expect(run.status == 200)
+            let marbles = run.json["marbles"] as? String ?? ""
+            #expect(marbles.hasPrefix("langs  --a--b|"), "\(marbles)")
+            #expect(run.json["values"] as? [String: String] == ["a": "swift", "b": "rust"])
+        }
+    }
 }

@@ -115,7 +115,7 @@ export function formatJSON(value, width = 80) {
 }
 
 // The order in which a stream document's keys are written: what a thing is before what it holds.
-const keyOrder = ['schemaVersion', 'id', 'name', 'description', 'operator', 'input', 'inputs', 'seconds', 'count', 'initial', 'expression', 'latest', 'value', 'delay', 'operators', 'items', 'ending', 'streams', 'nodes'];
+const keyOrder = ['schemaVersion', 'id', 'name', 'description', 'operator', 'input', 'inputs', 'seconds', 'count', 'initial', 'expression', 'latest', 'value', 'delay', 'operators', 'items', 'ending', 'kind', 'after', 'message', 'streams', 'nodes'];
 
 /**
  * A stream document with its keys in the document's own order, as it is written by hand (the

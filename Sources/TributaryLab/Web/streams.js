@@ -22,6 +22,27 @@ async function api(path, options = {}) {
   return { status: response.status, ok: response.ok, body, headers: response.headers };
 }
 
+/** A value as the Values field writes it: plain text where that reads back as the same string. */
+function valueText(value) {
+  if (typeof value === 'string' && /^[^,"=[\]{}]+$/.test(value) && value.trim() === value) {
+    try { JSON.parse(value); } catch { return value; }
+  }
+  return JSON.stringify(value);
+}
+
+/** The Values field, `a=swift, b=rust`, as a table: each value JSON if it reads as JSON, else text. */
+function valuesTable(text) {
+  const table = {};
+  for (const entry of text.split(/,\s*(?=[^\s,=]=)/u)) {
+    const at = entry.indexOf('=');
+    if (at < 1) continue;
+    const key = entry.slice(0, at).trim();
+    const written = entry.slice(at + 1).trim();
+    try { table[key] = JSON.parse(written); } catch { table[key] = written; }
+  }
+  return table;
+}
+
 function errorText(error) {
   if (!error) return '';
   return error.path ? `${error.message} (at ${error.path})` : error.message;
@@ -97,6 +118,7 @@ function renderEditor(main, navigate, id) {
   // The form's field for each JSON path it edits, where that path's errors are shown.
   let fieldsByPath = new Map();
   let lastMarbles = '';
+  let lastValues = {};
 
   const heading = el('h1', {}, 'Document');
   const versionPill = el('span', { class: 'pill', 'aria-live': 'polite' }, '');
@@ -152,6 +174,11 @@ function renderEditor(main, navigate, id) {
 
   // The run takes a few tens of milliseconds: the diagram is new within 150 ms of a pause.
   const rerun = debounced(100, () => run());
+  // A node's fields apply as they are typed, once typing pauses, as well as when they are left.
+  const settle = debounced(300, (input) => { if (input.isConnected) input.dispatchEvent(new Event('change')); });
+  form.addEventListener('input', (event) => {
+    if (event.target.matches('fieldset.node input[type=text], fieldset.node input[type=number]')) settle(event.target);
+  });
   text.addEventListener('input', () => {
     numberLines();
     dirty = true;
@@ -259,6 +286,7 @@ function renderEditor(main, navigate, id) {
     heading.textContent = value.name ?? 'Untitled document';
     lanes.textContent = outcome.body.marbles;
     lastMarbles = outcome.body.marbles;
+    lastValues = outcome.body.values ?? {};
     showMarbles();
     showFailures(outcome.body);
     if (picture.ok) {
@@ -281,20 +309,14 @@ function renderEditor(main, navigate, id) {
   function showMarbles() {
     const lines = lastMarbles.split('\n');
     const drawn = lastMarbles.match(/\(drawn at ([0-9.]+) seconds a frame/);
-    const legend = lines.filter((line) => /^(where| {5})/.test(line)).join(' ');
-    const standIns = new Set([...legend.matchAll(/(\S) = /gu)].map((match) => match[1]).filter((c) => c !== '#'));
-    for (const [id, { marbles, frame }] of marbleFields) {
-      if (document.activeElement === marbles || document.activeElement === frame) continue;
+    for (const [id, { marbles, frame, values }] of marbleFields) {
+      if ([marbles, frame, values].includes(document.activeElement)) continue;
       const line = lines.find((candidate) => candidate.startsWith(`${id} `) && !candidate.slice(id.length).trimStart().startsWith('='));
       const printed = line ? line.slice(id.length).trim() : '';
-      if (printed && ![...printed].some((character) => standIns.has(character))) {
-        marbles.value = printed;
-        marbles.placeholder = '';
-        frame.value = drawn ? drawn[1] : '1';
-      } else {
-        marbles.value = '';
-        marbles.placeholder = printed ? 'values longer than a character: edit them in the JSON' : '';
-      }
+      marbles.value = printed;
+      frame.value = drawn ? drawn[1] : '1';
+      const used = [...new Set([...printed].filter((character) => character in lastValues))];
+      values.value = used.map((character) => `${character}=${valueText(lastValues[character])}`).join(', ');
     }
   }
 
@@ -351,25 +373,35 @@ function renderEditor(main, navigate, id) {
     const entries = (list) => (Array.isArray(list) ? list : []).map((entry, index) => [entry, index])
       .filter(([entry]) => entry !== null && typeof entry === 'object' && !Array.isArray(entry));
     const streams = entries(documentObject?.streams).map(([stream, index]) => {
-      const marbles = el('input', { type: 'text', 'aria-label': `Marbles of ${stream.id}`, class: 'code', title: 'One character a frame: - nothing, a value, | finished, # failed, (ab) together' });
+      const marbles = el('input', { type: 'text', 'aria-label': `Marbles of ${stream.id}`, class: 'code', title: 'One character a frame: - nothing, a value, | finished, # failed, (ab) together, 10s a time span' });
+      const values = el('input', { type: 'text', 'aria-label': `Values of ${stream.id}`, class: 'code', placeholder: 'a=swift, b=rust', title: 'What letters of the marbles stand for: a=swift, b=rust, #=the failure' });
       const frame = el('input', { type: 'number', value: '1', min: '0.01', step: 'any', 'aria-label': `Seconds per frame of ${stream.id}` });
-      marbleFields.set(stream.id, { marbles, frame });
+      marbleFields.set(stream.id, { marbles, frame, values });
       fieldsByPath.set(`$.streams[${index}]`, marbles);
+      let applied = 0;
       const apply = async () => {
-        const answer = await api('/api/marbles', { method: 'POST', body: JSON.stringify({ marbles: marbles.value, frame: Number(frame.value), id: stream.id }) });
+        const serial = ++applied;
+        const answer = await api('/api/marbles', { method: 'POST', body: JSON.stringify({ marbles: marbles.value, frame: Number(frame.value), id: stream.id, values: valuesTable(values.value) }) });
+        if (serial !== applied) return; // typed on since
         if (!answer.ok) {
           error.textContent = errorText(answer.body.error);
+          showFieldError({ path: `$.streams[${index}]`, message: answer.body.error?.message ?? '' });
           return;
         }
         const { value } = parsed();
-        if (!value) return;
-        value.streams[index] = answer.body.stream;
+        if (!value?.streams?.[index]) return;
+        value.streams[index] = inDocumentOrder(answer.body.stream);
         text.value = formatJSON(value);
         text.dispatchEvent(new Event('input'));
       };
+      // Applied as it is typed, once typing pauses, and at once when the field is left.
+      const typed = debounced(300, apply);
+      for (const input of [marbles, values, frame]) {
+        input.addEventListener('input', typed);
+        input.addEventListener('change', apply);
+      }
       return el('fieldset', {}, el('legend', {}, `Stream ${stream.id}`), el('div', { class: 'controls' },
-        el('label', {}, 'Marbles', marbles), el('label', {}, 'Frame (s)', frame),
-        el('button', { class: 'secondary', type: 'button', onclick: apply }, 'Apply')));
+        el('label', {}, 'Marbles', marbles), el('label', {}, 'Values', values), el('label', {}, 'Frame (s)', frame)));
     });
     const nodes = entries(documentObject?.nodes).map(([node, index]) => {
       const update = (change) => {
@@ -414,7 +446,7 @@ function renderEditor(main, navigate, id) {
       });
       for (const key of ['', '.operator', '.id']) fieldsByPath.set(`$.nodes[${index}]${key}`, select);
       for (const key of ['.input', '.inputs']) fieldsByPath.set(`$.nodes[${index}]${key}`, inputsField);
-      return el('fieldset', {}, el('legend', {}, `Node ${node.id}`), el('div', { class: 'controls' },
+      return el('fieldset', { class: 'node' }, el('legend', {}, `Node ${node.id}`), el('div', { class: 'controls' },
         el('label', { title: entry?.summary }, 'Operator', select),
         el('label', {}, joins ? 'Inputs' : 'Input', inputsField), fields), entry ? el('p', { class: 'hint' }, entry.summary) : null);
     });

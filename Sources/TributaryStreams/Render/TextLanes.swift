@@ -31,6 +31,28 @@ public enum TextLanes {
         frame: Double = 1,
         maximumBytes: Int = .max
     ) throws(StreamError) -> String {
+        try draw(timeline, document: document, frame: frame, maximumBytes: maximumBytes).text
+    }
+
+    /// Lanes drawn by ``render(_:document:frame:maximumBytes:)``, and the values their
+    /// stand-ins stand for, as a table ``Marbles/read(_:frame:values:)`` takes.
+    public struct Drawing: Sendable, Hashable {
+        /// The lanes, the legend and the notes under them.
+        public var text: String
+        /// What each stand-in means; `#` is the failures' messages.
+        public var values: [Character: StreamValue]
+    }
+
+    /// ``render(_:document:frame:maximumBytes:)`` with the table of its stand-ins, so that a
+    /// lane can be read back with its values.
+    ///
+    /// - Throws: ``StreamError`` as ``render(_:document:frame:maximumBytes:)`` does.
+    public static func draw(
+        _ timeline: Timeline,
+        document: StreamDocument,
+        frame: Double = 1,
+        maximumBytes: Int = .max
+    ) throws(StreamError) -> Drawing {
         try Marbles.checkFrame(frame, duration: timeline.duration)
         let lanes = Dictionary(grouping: timeline.events, by: \.lane)
         let drawn = try Marbles.drawableFrame(for: Array(lanes.values), from: frame)
@@ -77,7 +99,7 @@ public enum TextLanes {
         guard text.utf8.count <= maximumBytes else {
             throw StreamError(.outputTooLarge(bytes: text.utf8.count, limit: maximumBytes), path: "$")
         }
-        return text
+        return Drawing(text: text, values: legend)
     }
 
     /// The widest line of a legend, in characters.
