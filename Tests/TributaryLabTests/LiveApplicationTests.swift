@@ -6,7 +6,10 @@ import HummingbirdWSClient
 import HummingbirdWSTesting
 import Logging
 import NIOCore
+import NewsSandbox
 import Testing
+import TributaryAsyncHTTPClient
+import TributaryHTTP
 import TributaryLab
 import TributaryTestSupport
 import WSCore
@@ -55,35 +58,47 @@ struct LiveApplicationTests {
         sending messages: [String] = [],
         until last: @escaping @Sendable ([String: Any]) -> Bool
     ) async throws -> [[String: Any]] {
-        try await texts(id, with: client, authorized: authorized, sending: messages, until: last).map(object)
+        try await texts(
+            "/api/streams/\(id)/live",
+            with: client,
+            authorized: authorized,
+            sending: messages,
+            until: last
+        )
+        .map(object)
     }
 
     static func object(_ text: String) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
     }
 
-    /// ``view(_:with:authorized:sending:until:)``'s messages as they came; `ready` is called
-    /// once the snapshot has come.
+    /// The messages of the live route at `path` as they came, with `messages` sent once a
+    /// message of type `first` has come (at once when `first` is `nil`), and `ready` called then.
     static func texts(
-        _ id: String,
+        _ path: String,
         with client: some TestClientProtocol,
         authorized: Bool,
         sending messages: [String] = [],
+        once first: String? = "snapshot",
         ready: (@Sendable () -> Void)? = nil,
         until last: @escaping @Sendable ([String: Any]) -> Bool
     ) async throws -> [String] {
         let received = Locked<[String]>([])
         var headers: HTTPFields = [:]
         if authorized { headers[.authorization] = "Bearer \(token)" }
-        try await client.ws(
-            "/api/streams/\(id)/live",
-            configuration: .init(maxFrameSize: 4 << 20, additionalHeaders: headers)
-        ) { inbound, outbound, _ in
+        try await client.ws(path, configuration: .init(maxFrameSize: 4 << 20, additionalHeaders: headers)) {
+            inbound,
+            outbound,
+            _ in
+            if first == nil {
+                for message in messages { try await outbound.write(.text(message)) }
+                ready?()
+            }
             for try await message in inbound.messages(maxSize: 4 << 20) {
                 guard case .text(let text) = message else { continue }
                 let object = Self.object(text)
                 received.withLock { $0.append(text) }
-                if object["type"] as? String == "snapshot" {
+                if let first, object["type"] as? String == first {
                     for message in messages { try await outbound.write(.text(message)) }
                     ready?()
                 }
@@ -103,6 +118,49 @@ struct LiveApplicationTests {
             "document": try JSONSerialization.jsonObject(with: document(named: name)),
         ]
         return String(decoding: try JSONSerialization.data(withJSONObject: message), as: UTF8.self)
+    }
+
+    /// The news reader's route: the page sends its inputs, the lab answers with the pickers'
+    /// choices from the news server, and refuses a page without the session or the token.
+    @Test func theNewsRouteAnswersThePagesInputs() async throws {
+        try await NewsSandbox.withRunning { sandbox in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let news = try LabNews.reading(
+                    baseURL: sandbox,
+                    apiKey: NewsSandbox.demoKey,
+                    transport: transport,
+                    trusted: HTTPOrigin(sandbox).map { [$0] } ?? []
+                )
+                let folder = FileManager.default.temporaryDirectory.appending(
+                    path: "news-app-\(UUID().uuidString)"
+                )
+                defer { try? FileManager.default.removeItem(at: folder) }
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let store = try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path)
+                let app = LabServer(store: store, token: Self.token, news: news).buildApplication()
+                try await app.test(.live) { client in
+                    let input = #"{"type":"input","feed":{"kind":"top","country":"us"},"searchText":""}"#
+                    let messages = try await Self.texts(
+                        "/api/news/live",
+                        with: client,
+                        authorized: true,
+                        sending: [input],
+                        once: nil,
+                        until: Self.type("choices")
+                    ).map(Self.object)
+                    let countries = messages.last?["countries"] as? [String] ?? []
+                    #expect(countries.contains("us"), "\(messages)")
+                    await #expect(throws: (any Error).self) {
+                        try await Self.texts(
+                            "/api/news/live",
+                            with: client,
+                            authorized: false,
+                            until: { _ in true }
+                        )
+                    }
+                }
+            }
+        }
     }
 
     @Test func aViewerGetsTheSnapshotOnJoining() async throws {
@@ -133,7 +191,7 @@ struct LiveApplicationTests {
             try await withThrowingTaskGroup(of: [String].self) { group in
                 group.addTask {
                     try await Self.texts(
-                        id,
+                        "/api/streams/\(id)/live",
                         with: client,
                         authorized: false,
                         ready: { watchingStarted.yield() },
