@@ -20,8 +20,10 @@ import WSCore
 struct LiveApplicationTests {
     static let token = "live-application-token-0123456789"
 
-    /// A lab on a store in a folder of its own, with one document made, for `body`.
+    /// A lab on a store in a folder of its own, with one document made and `news` if given, for
+    /// `body`.
     static func withLiveApplication(
+        news: LabNews? = nil,
         _ body: @Sendable (_ client: any TestClientProtocol, _ id: String) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "live-app-\(UUID().uuidString)")
@@ -30,7 +32,7 @@ struct LiveApplicationTests {
         let store = try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path)
         var logger = Logger(label: "LiveApplicationTests")
         logger.logLevel = .critical
-        let app = LabServer(store: store, token: token).buildApplication(logger: logger)
+        let app = LabServer(store: store, token: token, news: news).buildApplication(logger: logger)
         try await app.test(.live) { client in
             let id = try await client.execute(
                 uri: "/api/streams",
@@ -123,41 +125,26 @@ struct LiveApplicationTests {
     /// The news reader's route: the page sends its inputs, the lab answers with the pickers'
     /// choices from the news server, and refuses a page without the session or the token.
     @Test func theNewsRouteAnswersThePagesInputs() async throws {
-        try await NewsSandbox.withRunning { sandbox in
-            try await AsyncHTTPClientTransport.withTransport { transport in
-                let news = try LabNews.reading(
-                    baseURL: sandbox,
-                    apiKey: NewsSandbox.demoKey,
-                    transport: transport,
-                    trusted: HTTPOrigin(sandbox).map { [$0] } ?? []
-                )
-                let folder = FileManager.default.temporaryDirectory.appending(
-                    path: "news-app-\(UUID().uuidString)"
-                )
-                defer { try? FileManager.default.removeItem(at: folder) }
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                let store = try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path)
-                let app = LabServer(store: store, token: Self.token, news: news).buildApplication()
-                try await app.test(.live) { client in
-                    let input = #"{"type":"input","feed":{"kind":"top","country":"us"},"searchText":""}"#
-                    let messages = try await Self.texts(
+        try await withSandboxNews { news, _, _ in
+            try await Self.withLiveApplication(news: news) { client, _ in
+                let input = #"{"type":"input","feed":{"kind":"top","country":"us"},"searchText":""}"#
+                let messages = try await Self.texts(
+                    "/api/news/live",
+                    with: client,
+                    authorized: true,
+                    sending: [input],
+                    once: nil,
+                    until: Self.type("choices")
+                ).map(Self.object)
+                let countries = messages.last?["countries"] as? [String] ?? []
+                #expect(countries.contains("us"), "\(messages)")
+                await #expect(throws: (any Error).self) {
+                    try await Self.texts(
                         "/api/news/live",
                         with: client,
-                        authorized: true,
-                        sending: [input],
-                        once: nil,
-                        until: Self.type("choices")
-                    ).map(Self.object)
-                    let countries = messages.last?["countries"] as? [String] ?? []
-                    #expect(countries.contains("us"), "\(messages)")
-                    await #expect(throws: (any Error).self) {
-                        try await Self.texts(
-                            "/api/news/live",
-                            with: client,
-                            authorized: false,
-                            until: { _ in true }
-                        )
-                    }
+                        authorized: false,
+                        until: { _ in true }
+                    )
                 }
             }
         }
