@@ -6,10 +6,11 @@ extension Marbles {
     ///
     /// A group takes as many frames as it has characters, as in RxJS, so a group cannot be
     /// followed by an event sooner than that. A quiet stretch of more than ``spanFrames``
-    /// frames is written as an RxJS time span when that is shorter, so that a second and
-    /// eleven days later take a few characters, not a million dashes:
+    /// frames is written as an RxJS time span when that is shorter, so that ten seconds at a
+    /// millisecond a frame take a few characters, not ten thousand dashes:
     ///
     /// ```swift
+    /// // "a" at 0 s, "b" at 10 s, the end at 10.001 s
     /// try Marbles.print(events, frame: 0.001).marbles   // "a 9.999s b|"
     /// ```
     ///
