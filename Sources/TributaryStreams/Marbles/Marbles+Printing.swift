@@ -39,9 +39,10 @@ extension Marbles {
     }
 
     /// Prints one lane laid out by ``layout(_:frame:)``, in which no group covers the event
-    /// after it, with a table shared by several lanes; new stand-ins avoid `reserved`. The stretches in `quiet` that the lane passes through are
-    /// written as their spans, the same in every lane, so that lanes printed together stay
-    /// aligned. What the lane writes is added to `bytes`, which may not pass `maximumBytes`.
+    /// after it, with a table shared by several lanes; new stand-ins avoid `reserved`. The
+    /// stretches in `quiet` that the lane passes through are written as their spans, the same
+    /// in every lane, so that lanes printed together stay aligned. What the lane writes is
+    /// added to `bytes`, which may not pass `maximumBytes`.
     static func print(
         _ frames: [(index: Int, kinds: [Timeline.Kind])],
         frame: Double,
@@ -116,10 +117,8 @@ extension Marbles {
         in lanes: [[(index: Int, kinds: [Timeline.Kind])]],
         frame: Double
     ) -> [QuietStretch] {
-        let occupied = lanes.joined().map { ($0.index, $0.index + width(ofFrameWith: $0.kinds.count)) }.sorted
-        {
-            $0.0 < $1.0
-        }
+        let drawn = lanes.joined().map { ($0.index, $0.index + width(ofFrameWith: $0.kinds.count)) }
+        let occupied = drawn.sorted { $0.0 < $1.0 }
         var stretches: [QuietStretch] = []
         var reached = 0
         for (start, end) in occupied {
