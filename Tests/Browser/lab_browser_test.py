@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import traceback
+import urllib.error
 import urllib.request
 
 from selenium import webdriver
@@ -323,6 +324,16 @@ def streams(run, first, second):
         state["id"] = first.current_url.split("/streams/")[1]
         wait(first, lambda: first.find_element(By.CSS_SELECTOR, "svg.diagram"))
         wait(first, lambda: "doubled" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
+        # The document's own key order, and a short item a line rather than a line a key.
+        lines = editor_text(first).get_attribute("value").split("\n")
+        assert lines[1].strip() == '"schemaVersion": 1,' and lines[2].strip().startswith('"name"'), lines[:3]
+        assert '{"value": 1, "operators": [{"operator": "delay", "seconds": 1}]},' in [line.strip() for line in lines], lines
+        assert len(lines) < 40, len(lines)
+        # A number a line beside the text.
+        assert len(first.find_elements(By.CSS_SELECTOR, ".gutter span")) == len(lines)
+        first.execute_script("document.querySelector('textarea.json').scrollIntoView()")
+        first.save_screenshot(os.path.join(run.shots, "streams-json.png"))
+        first.execute_script("window.scrollTo(0, 0)")
 
     run.step("streams", first, create)
 
@@ -332,12 +343,29 @@ def streams(run, first, second):
         broken = text.replace('"expression": "$0 * 2"', '"expression": "$0 * "', 1)
         replace_text(first, broken)
         wait(first, lambda: "expression" in first.find_element(By.ID, "json-error").text)
+        # The error stands beside the field its path leads to, as well as under the JSON.
+        beside = wait(first, lambda: first.find_element(By.XPATH, "//label[.//input[@aria-invalid='true']]/following-sibling::span[@class='field-error']"))
+        field = first.find_element(By.XPATH, "//label[following-sibling::span[@class='field-error']]//input[@aria-invalid='true']")
+        assert field.get_attribute("aria-label") == "Expression of doubled", field.get_attribute("aria-label")
+        assert "expression" in beside.text.lower(), beside.text
+        # The diagram still shows the last document that ran: dimmed and labelled stale, and
+        # Save says why it cannot save.
+        wait(first, lambda: "stale" in first.find_element(By.CSS_SELECTOR, ".diagram-box").get_attribute("class"))
+        assert first.find_element(By.CSS_SELECTOR, ".stale-label").is_displayed()
+        save = first.find_element(By.XPATH, "//button[text()='Save']")
+        assert not save.is_enabled() and "valid" in save.get_attribute("title")
+        assert "valid" in first.find_element(By.ID, "save-reason").text
+        first.save_screenshot(os.path.join(run.shots, "streams-stale.png"))
         syntax = text.replace('"nodes": [', '"nodes": [,', 1)
         line = syntax[: syntax.index('"nodes": [,')].count("\n") + 1
         replace_text(first, syntax)
         wait(first, lambda: f"line {line}" in first.find_element(By.ID, "json-error").text)
         replace_text(first, text)
         wait(first, lambda: first.find_element(By.ID, "json-error").text == "")
+        wait(first, lambda: "stale" not in first.find_element(By.CSS_SELECTOR, ".diagram-box").get_attribute("class"))
+        assert not first.find_elements(By.CSS_SELECTOR, ".field-error")
+        assert not first.find_element(By.CSS_SELECTOR, ".stale-label").is_displayed()
+        assert first.find_element(By.XPATH, "//button[text()='Save']").is_enabled()
 
     run.step("streams-invalid", first, invalid)
 
@@ -433,6 +461,84 @@ def streams(run, first, second):
         wait(first, lambda: "merge(numbers)" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
 
     run.step("streams-operator-fields", first, operator_fields)
+
+    def bad_links():
+        first.get(base + "/streams")
+        link = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[aria-label='Document link or id']"))
+        link.send_keys("http://example.org/streams/nonsense", Keys.ENTER)
+        wait(first, lambda: "neither a document’s link nor its id" in first.find_element(By.ID, "open-problem").text)
+        first.save_screenshot(os.path.join(run.shots, "streams-bad-link-list.png"))
+        assert first.current_url.rstrip("/") == base + "/streams", first.current_url
+        for path in ["AAAAAAAAAAAAAAAAAAAAAA", "not-an-id"]:
+            first.get(f"{base}/streams/{path}")
+            wait(first, lambda: first.find_element(By.TAG_NAME, "h1").text == "No such document")
+            assert path in first.find_element(By.CSS_SELECTOR, "main [role=alert]").text
+            assert not first.find_elements(By.CSS_SELECTOR, "textarea.json")
+
+    run.step("streams-bad-link", first, bad_links)
+
+    def values_as_typed():
+        made = api(base, "POST", "/api/streams", {
+            "schemaVersion": 1, "name": "Languages", "streams": [{"id": "langs", "items": [{"value": 1}]}],
+            "nodes": [{"id": "loud", "operator": "map", "input": "langs", "expression": "$0"}],
+        })
+        first.get(f"{base}/streams/{made['id']}")
+        # The form is drawn again as the operators arrive: each field is looked up when it is used.
+        find = lambda name: first.find_element(By.CSS_SELECTOR, f"input[aria-label='{name}']")
+        field = lambda name: find(f"{name} of langs").get_attribute("value")
+        wait(first, lambda: field("Marbles") == "(1|)" and len(first.find_elements(By.CSS_SELECTOR, "select option")) == 13)
+        marbles, values = find("Marbles of langs"), find("Values of langs")
+        document = lambda: json.loads(editor_text(first).get_attribute("value"))
+        # Typed, never left: the fields apply once typing pauses.
+        values.click()
+        values.send_keys("a=swift, b=rust")
+        marbles.click()
+        marbles.send_keys(Keys.CONTROL, "a")
+        marbles.send_keys("--a--b|")
+        wait(first, lambda: [item["value"] for item in document()["streams"][0]["items"]] == ["swift", "rust"])
+        assert list(document()["streams"][0]) == ["id", "items", "ending"], list(document()["streams"][0])
+        wait(first, lambda: "--a--b|" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
+        expression = find("Expression of loud")
+        expression.click()
+        expression.send_keys(Keys.CONTROL, "a")
+        expression.send_keys("upper($0)")
+        wait(first, lambda: document()["nodes"][0]["expression"] == "upper($0)")
+        wait(first, lambda: "where a = swift, b = rust" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text
+             and "SWIFT" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
+        # Shown back from the run, stand-ins and their values, once the fields are left.
+        first.find_element(By.TAG_NAME, "h1").click()
+        editor_text(first).click()
+        replace_text(first, editor_text(first).get_attribute("value"))
+        wait(first, lambda: field("Values") == "a=swift, b=rust" and field("Marbles") == "--a--b|")
+        first.save_screenshot(os.path.join(run.shots, "streams-values.png"))
+
+    run.step("streams-values-as-typed", first, values_as_typed)
+
+    def delete():
+        made = api(base, "POST", "/api/streams", {
+            "schemaVersion": 1, "name": "To be deleted", "streams": [{"id": "n", "items": [{"value": 1}]}],
+        })
+        first.get(f"{base}/streams/{made['id']}")
+        second.get(f"{base}/streams/{made['id']}")
+        wait(first, lambda: first.find_element(By.TAG_NAME, "h1").text == "To be deleted")
+        wait(second, lambda: second.find_element(By.TAG_NAME, "h1").text == "To be deleted")
+        first.find_element(By.XPATH, "//button[text()='Delete']").click()
+        wait(first, lambda: "cannot be undone" in first.find_element(By.CSS_SELECTOR, ".banner").text)
+        first.save_screenshot(os.path.join(run.shots, "streams-delete-confirm.png"))
+        first.find_element(By.XPATH, "//button[text()='Keep it']").click()
+        wait(first, lambda: not first.find_elements(By.CSS_SELECTOR, ".banner"))
+        assert api(base, "GET", f"/api/streams/{made['id']}")["version"] == 1
+        first.find_element(By.XPATH, "//button[text()='Delete']").click()
+        wait(first, lambda: first.find_element(By.XPATH, "//button[text()='Delete for good']")).click()
+        wait(first, lambda: first.find_element(By.TAG_NAME, "h1").text == "Document deleted")
+        wait(second, lambda: "This document was deleted" in second.find_element(By.CSS_SELECTOR, ".banner").text)
+        try:
+            api(base, "GET", f"/api/streams/{made['id']}")
+            raise AssertionError("the document is still there")
+        except urllib.error.HTTPError as error:
+            assert error.code == 404, error.code
+
+    run.step("streams-delete", first, delete)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,27 @@ import TributaryLab
 import TributaryStreams
 import TributaryTestSupport
 
+/// A news sandbox on a free port and the lab's news read from it, trusting its address, for
+/// `body`.
+func withSandboxNews(
+    trusted: Set<HTTPOrigin> = [],
+    _ body:
+        @Sendable (_ news: LabNews, _ transport: AsyncHTTPClientTransport, _ sandbox: URL) async throws ->
+        Void
+) async throws {
+    try await NewsSandbox.withRunning { sandbox in
+        try await AsyncHTTPClientTransport.withTransport { transport in
+            let news = try LabNews.reading(
+                baseURL: sandbox,
+                apiKey: NewsSandbox.demoKey,
+                transport: transport,
+                trusted: trusted.union(HTTPOrigin(sandbox).map { [$0] } ?? [])
+            )
+            try await body(news, transport, sandbox)
+        }
+    }
+}
+
 /// A lab with its news reader on an in-process sandbox, serving on a free port, for `body`.
 func withNewsLab(
     imageHosts: Set<String> = [],
@@ -20,31 +41,24 @@ func withNewsLab(
 ) async throws {
     let folder = FileManager.default.temporaryDirectory.appending(path: "news-lab-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
-    try await NewsSandbox.withRunning { sandbox in
-        try await AsyncHTTPClientTransport.withTransport { transport in
-            var news = try LabNews.reading(
-                baseURL: sandbox,
-                apiKey: NewsSandbox.demoKey,
-                transport: transport,
-                trusted: trusted.union(HTTPOrigin(sandbox).map { [$0] } ?? [])
+    try await withSandboxNews(trusted: trusted) { news, transport, sandbox in
+        var news = news
+        news.imageHosts = imageHosts
+        news.scheduler = scheduler
+        let server = LabServer(
+            store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
+            token: "news-token-0123456789",
+            news: news
+        )
+        try await server.withRunning { url in
+            try await body(
+                LabConnection(base: url, token: "news-token-0123456789", transport: transport),
+                LiveEndpoint(
+                    url: "ws://127.0.0.1:\(url.port ?? 0)/api/news/live",
+                    token: "news-token-0123456789"
+                ),
+                sandbox
             )
-            news.imageHosts = imageHosts
-            news.scheduler = scheduler
-            let server = LabServer(
-                store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
-                token: "news-token-0123456789",
-                news: news
-            )
-            try await server.withRunning { url in
-                try await body(
-                    LabConnection(base: url, token: "news-token-0123456789", transport: transport),
-                    LiveEndpoint(
-                        url: "ws://127.0.0.1:\(url.port ?? 0)/api/news/live",
-                        token: "news-token-0123456789"
-                    ),
-                    sandbox
-                )
-            }
         }
     }
 }
@@ -153,6 +167,41 @@ struct WebAppTests {
                 body: Data(#"{"marbles": "-1-|-2"}"#.utf8)
             )
             #expect(broken.status == 422 && broken.errorCode == "invalidDocument")
+        }
+    }
+
+    /// Values longer than a character go through a table, as in RxJS: the diagram names them by
+    /// letters, `/api/marbles` reads the table, and `/api/run` answers the table of its lanes.
+    @Test func readsAndAnswersTheValuesTable() async throws {
+        try await withLab { lab in
+            let read = try await lab.send(
+                .post,
+                "/api/marbles",
+                body: Data(
+                    #"{"marbles": "--a--b|", "id": "langs", "values": {"a": "swift", "b": "rust"}}"#.utf8
+                )
+            )
+            #expect(read.status == 200)
+            let stream = try #require(read.json["stream"] as? [String: Any])
+            let items = try #require(stream["items"] as? [[String: Any]])
+            #expect(items.compactMap { $0["value"] as? String } == ["swift", "rust"])
+
+            let wide = try await lab.send(
+                .post,
+                "/api/marbles",
+                body: Data(#"{"marbles": "-ab|", "values": {"ab": "swift"}}"#.utf8)
+            )
+            #expect(wide.status == 422 && wide.errorCode == "invalidDocument")
+            #expect((wide.json["error"] as? [String: Any])?["path"] as? String == "$.values")
+
+            let document = try JSONSerialization.data(withJSONObject: [
+                "schemaVersion": 1, "streams": [stream],
+            ])
+            let run = try await lab.send(.post, "/api/run", body: document)
+            #expect(run.status == 200)
+            let marbles = run.json["marbles"] as? String ?? ""
+            #expect(marbles.hasPrefix("langs  --a--b|"), "\(marbles)")
+            #expect(run.json["values"] as? [String: String] == ["a": "swift", "b": "rust"])
         }
     }
 }

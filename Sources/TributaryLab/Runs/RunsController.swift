@@ -12,7 +12,9 @@ import TributaryStreams
 /// Every run has a budget — real time, events, operators and the bytes of its answer — and runs
 /// on threads of its own (``RunPool``), so that no run, however heavy, delays another request.
 /// A run past its budget is answered `422 runBudgetExceeded`, naming the limit; a full pool `503`
-/// with `Retry-After`.
+/// with `Retry-After`. Text lanes count as printed, their quiet stretches as time spans, so a
+/// timeline that is wide but quiet is answered, and only one whose printed lanes are still too
+/// long is refused.
 struct RunsController {
     let store: any DocumentStore
     /// The recordings whose lanes are drawn, if the lab keeps any.
@@ -42,17 +44,24 @@ struct RunsController {
         let budget = budget
         let body = try await execute { () throws(LabError) -> Data in
             let timeline = try Self.timeline(of: document, budget: budget)
-            let marbles = try Self.withinBudget { () throws(StreamError) in
-                try TextLanes.render(timeline, document: document, maximumBytes: budget.outputBytes)
+            let drawing = try Self.withinBudget { () throws(StreamError) in
+                try TextLanes.draw(timeline, document: document, maximumBytes: budget.outputBytes)
             }
             struct Body: Encodable {
                 var marbles: String
+                var values: [String: StreamValue]
                 var timeline: [Timeline.Event]
                 var isTruncated: Bool
             }
+            let values = Dictionary(uniqueKeysWithValues: drawing.values.map { (String($0.key), $0.value) })
             let data =
                 (try? LabJSON.encoder.encode(
-                    Body(marbles: marbles, timeline: timeline.events, isTruncated: timeline.isTruncated)
+                    Body(
+                        marbles: drawing.text,
+                        values: values,
+                        timeline: timeline.events,
+                        isTruncated: timeline.isTruncated
+                    )
                 )) ?? Data("{}".utf8)
             try Self.check(output: data.count, budget: budget)
             return data
@@ -96,12 +105,13 @@ struct RunsController {
             var marbles: String
             var frame: Double?
             var id: String?
+            var values: [String: StreamValue]?
         }
         let data = try await DocumentsController.json(of: request, limit: Self.maximumMarbles + 1_024)
         guard let given = try? JSONDecoder().decode(Marbles.self, from: data) else {
             throw LabError.badRequest(
                 "malformedJSON",
-                "The body is {\"marbles\": \"-1-2|\", \"frame\": seconds, \"id\": name}."
+                "The body is {\"marbles\": \"-a-b|\", \"frame\": seconds, \"id\": name, \"values\": {\"a\": value}}."
             )
         }
         guard given.marbles.utf8.count <= Self.maximumMarbles else {
@@ -111,12 +121,25 @@ struct RunsController {
                 message: "A marble diagram has at most \(Self.maximumMarbles) characters."
             )
         }
+        var values: [Character: StreamValue] = [:]
+        for (key, value) in given.values ?? [:] {
+            guard key.count == 1, let character = key.first else {
+                throw LabError.invalidDocument(
+                    StreamError(
+                        .badValue("a value stands for one character of the diagram, not \"\(key)\""),
+                        path: "$.values"
+                    )
+                )
+            }
+            values[character] = value
+        }
         let budget = budget
-        let body = try await execute { () throws(LabError) -> Data in
+        let body = try await execute { [values] () throws(LabError) -> Data in
             let stream = try Self.withinBudget { () throws(StreamError) in
                 try TributaryStreams.Marbles.parse(
                     given.marbles,
                     frame: given.frame ?? 1,
+                    values: values,
                     id: given.id ?? "marbles"
                 )
             }

@@ -82,3 +82,60 @@ export function jsonError(text) {
     return { line, column, message: `line ${line}, column ${column}: expected ${error.expected}` };
   }
 }
+
+/**
+ * `value` as JSON a person reads: keys in the document's own order, an object or array that fits
+ * within `width` columns on one line, a longer one a key or an item a line. Four items take four
+ * lines, not fifty, and reading it back gives `value`.
+ */
+export function formatJSON(value, width = 80) {
+  const compact = (item) => {
+    if (Array.isArray(item)) return `[${item.map(compact).join(', ')}]`;
+    if (item !== null && typeof item === 'object') {
+      return `{${Object.entries(item).map(([key, field]) => `${JSON.stringify(key)}: ${compact(field)}`).join(', ')}}`;
+    }
+    return JSON.stringify(item);
+  };
+  const format = (item, indent, lead) => {
+    const one = compact(item);
+    if (item === null || typeof item !== 'object' || (indent !== '' && indent.length + lead + one.length <= width)) return one;
+    const inner = `${indent}  `;
+    if (Array.isArray(item)) {
+      if (item.length === 0) return '[]';
+      return `[\n${item.map((entry) => inner + format(entry, inner, 0)).join(',\n')}\n${indent}]`;
+    }
+    const entries = Object.entries(item);
+    if (entries.length === 0) return '{}';
+    return `{\n${entries.map(([key, field]) => {
+      const name = `${JSON.stringify(key)}: `;
+      return inner + name + format(field, inner, name.length);
+    }).join(',\n')}\n${indent}}`;
+  };
+  return format(value, '', 0);
+}
+
+// The order in which a stream document's keys are written: what a thing is before what it holds.
+const keyOrder = ['schemaVersion', 'id', 'name', 'description', 'operator', 'input', 'inputs', 'seconds', 'count', 'initial', 'expression', 'latest', 'value', 'delay', 'operators', 'items', 'ending', 'kind', 'after', 'message', 'streams', 'nodes'];
+
+/**
+ * A stream document with its keys in the document's own order, as it is written by hand (the
+ * lab sends them sorted): a document's name before its streams, an id before what it names, a
+ * value before its delay; keys it does not know keep the order they came in.
+ */
+export function inDocumentOrder(value) {
+  if (Array.isArray(value)) return value.map(inDocumentOrder);
+  if (value === null || typeof value !== 'object') return value;
+  const rank = (key) => { const found = keyOrder.indexOf(key); return found < 0 ? keyOrder.length : found; };
+  const keys = Object.keys(value).map((key, index) => [key, index]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]);
+  return Object.fromEntries(keys.map(([key]) => [key, inDocumentOrder(value[key])]));
+}
+
+/** Whether `a` and `b` are the same JSON, whatever the order of their keys. */
+export function sameJSON(a, b) {
+  const sorted = (value) => {
+    if (Array.isArray(value)) return value.map(sorted);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted(value[key])]));
+  };
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+}

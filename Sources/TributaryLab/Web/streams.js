@@ -1,7 +1,7 @@
 // Stream documents: the list, and an editor that runs and draws each version, saves with the
 // version it was based on, and follows every other viewer's saves over the live socket.
 import { debounced, el, socketURL, status } from './dom.js';
-import { jsonError } from './json.js';
+import { formatJSON, inDocumentOrder, jsonError, sameJSON } from './json.js';
 
 // The operators and the fields each reads, as TributaryStreams' catalogue says: fetched once.
 let catalogue = null;
@@ -20,6 +20,27 @@ async function api(path, options = {}) {
   const type = response.headers.get('Content-Type') ?? '';
   const body = type.includes('json') ? await response.json() : await response.text();
   return { status: response.status, ok: response.ok, body, headers: response.headers };
+}
+
+/** A value as the Values field writes it: plain text where that reads back as the same string. */
+function valueText(value) {
+  if (typeof value === 'string' && /^[^,"=[\]{}]+$/.test(value) && value.trim() === value) {
+    try { JSON.parse(value); } catch { return value; }
+  }
+  return JSON.stringify(value);
+}
+
+/** The Values field, `a=swift, b=rust`, as a table: each value JSON if it reads as JSON, else text. */
+function valuesTable(text) {
+  const table = {};
+  for (const entry of text.split(/,\s*(?=[^\s,=]=)/u)) {
+    const at = entry.indexOf('=');
+    if (at < 1) continue;
+    const key = entry.slice(0, at).trim();
+    const written = entry.slice(at + 1).trim();
+    try { table[key] = JSON.parse(written); } catch { table[key] = written; }
+  }
+  return table;
 }
 
 function errorText(error) {
@@ -42,10 +63,12 @@ function renderList(main, navigate) {
       const text = event.target.elements.link.value.trim();
       const found = text.match(/([A-Za-z0-9_-]{22})\/?$/);
       if (found) navigate(`/streams/${found[1]}`);
+      else openProblem.replaceChildren(status('failed', text ? `“${text}” is neither a document’s link nor its id, which is 22 letters, digits, - and _.` : 'Paste a document’s link or id first.'));
     },
   }, el('label', {}, 'Open a document by its link or id', el('input', { name: 'link', type: 'text', 'aria-label': 'Document link or id' })),
   el('button', { class: 'secondary', type: 'submit' }, 'Open'));
-  main.append(el('h1', {}, 'Stream documents'), open, el('div', { class: 'split' }, el('div', { class: 'panel' }, el('h2', {}, 'Documents'), area), examples));
+  const openProblem = el('div', { 'aria-live': 'polite', id: 'open-problem' });
+  main.append(el('h1', {}, 'Stream documents'), open, openProblem, el('div', { class: 'split' }, el('div', { class: 'panel' }, el('h2', {}, 'Documents'), area), examples));
 
   api('/api/streams?limit=100').then(({ status: code, body }) => {
     if (code === 401) {
@@ -86,21 +109,38 @@ function renderEditor(main, navigate, id) {
   let base = null;          // the version the text is based on
   let latest = null;        // the newest version known
   let dirty = false;
+  let problem = null;       // why the text is no document, while it is not one
   let closed = false;
   let socket = null;
   let operators = [];
   // The Marbles and Frame fields of each stream, which follow the latest run.
   let marbleFields = new Map();
+  // The form's field for each JSON path it edits, where that path's errors are shown.
+  let fieldsByPath = new Map();
   let lastMarbles = '';
+  let lastValues = {};
 
   const heading = el('h1', {}, 'Document');
   const versionPill = el('span', { class: 'pill', 'aria-live': 'polite' }, '');
   const viewersPill = el('span', { class: 'pill', 'aria-live': 'polite' }, '');
-  const saveButton = el('button', { class: 'primary', type: 'button', disabled: true, onclick: () => save() }, 'Save');
+  const saveButton = el('button', { class: 'primary', type: 'button', disabled: true, 'aria-describedby': 'save-reason', onclick: () => save() }, 'Save');
+  const saveReason = el('span', { class: 'meta', id: 'save-reason' });
+  const staleLabel = el('span', { class: 'stale-label', hidden: true }, 'stale');
   const shareButton = el('button', { class: 'secondary', type: 'button', onclick: () => share() }, 'Share');
+  const deleteButton = el('button', { class: 'secondary danger', type: 'button', onclick: () => confirmDeletion() }, 'Delete');
   const note = el('span', { class: 'meta', role: 'status' });
   const banner = el('div', { 'aria-live': 'assertive' });
-  const text = el('textarea', { class: 'json', spellcheck: 'false', 'aria-label': 'Document JSON', 'aria-describedby': 'json-error' });
+  const text = el('textarea', { class: 'json', spellcheck: 'false', wrap: 'off', 'aria-label': 'Document JSON', 'aria-describedby': 'json-error' });
+  // Line numbers beside the text, as JSON errors name lines.
+  const gutter = el('pre', { class: 'gutter', 'aria-hidden': 'true' });
+  const numberLines = () => {
+    const count = text.value.split('\n').length;
+    if (gutter.childElementCount !== count) {
+      gutter.replaceChildren(...Array.from({ length: count }, (_, index) => el('span', {}, String(index + 1))));
+    }
+    gutter.scrollTop = text.scrollTop;
+  };
+  text.addEventListener('scroll', () => { gutter.scrollTop = text.scrollTop; });
   const error = el('div', { class: 'error', id: 'json-error', role: 'status' });
   const form = el('div', {});
   // The diagram is the lab's own SVG placed in the page, not an image, so that a marble's
@@ -125,28 +165,40 @@ function renderEditor(main, navigate, id) {
 
   main.append(
     heading,
-    el('div', { class: 'toolbar' }, versionPill, viewersPill, el('span', { class: 'spacer' }), note, shareButton, saveButton),
+    el('div', { class: 'toolbar' }, versionPill, viewersPill, el('span', { class: 'spacer' }), note, deleteButton, shareButton, saveReason, saveButton),
     banner,
     el('div', { class: 'split' },
-      el('div', { class: 'panel' }, el('h2', {}, 'Edit'), form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), text, error),
-      el('div', { class: 'panel' }, el('h2', {}, 'Run'), runFailures, diagramBox, lanes, el('h2', {}, 'Versions'), versions)));
+      el('div', { class: 'panel' }, el('h2', {}, 'Edit'), form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), el('div', { class: 'json-editor' }, gutter, text), error),
+      el('div', { class: 'panel' }, el('h2', {}, 'Run ', staleLabel), runFailures, diagramBox, lanes, el('h2', {}, 'Versions'), versions)));
   text.id = 'json';
 
   // The run takes a few tens of milliseconds: the diagram is new within 150 ms of a pause.
   const rerun = debounced(100, () => run());
+  // A node's fields apply as they are typed, once typing pauses, as well as when they are left.
+  const settle = debounced(300, (input) => { if (input.isConnected) input.dispatchEvent(new Event('change')); });
+  form.addEventListener('input', (event) => {
+    if (event.target.matches('fieldset.node input[type=text], fieldset.node input[type=number]')) settle(event.target);
+  });
   text.addEventListener('input', () => {
+    numberLines();
     dirty = true;
     updateButtons();
     rerun();
   });
 
   function updateButtons() {
-    saveButton.disabled = !dirty || base === null;
+    saveButton.disabled = !dirty || base === null || problem !== null;
+    const why = base === null ? 'The document is still loading.'
+      : problem !== null ? 'Nothing to save until the document is valid.'
+        : !dirty ? `No changes since version ${base}.` : '';
+    saveButton.title = saveButton.disabled ? why : `Save as version ${base + 1}`;
+    saveReason.textContent = saveButton.disabled ? why : '';
     versionPill.textContent = base === null ? '' : `version ${base}${dirty ? ' · edited' : ''}`;
   }
 
   function show(documentObject, version) {
-    text.value = JSON.stringify(documentObject, null, 2);
+    text.value = formatJSON(inDocumentOrder(documentObject));
+    numberLines();
     heading.textContent = documentObject.name ?? 'Untitled document';
     base = version;
     latest = Math.max(latest ?? 0, version);
@@ -170,6 +222,39 @@ function renderEditor(main, navigate, id) {
     }
   }
 
+  /**
+   * Dims the diagram and the lanes, which show the last document that ran, while the text does
+   * not run; a text that is no valid document cannot be saved either.
+   */
+  function markStale(reason, invalid = reason !== null) {
+    problem = invalid ? reason : null;
+    diagramBox.classList.toggle('stale', reason !== null);
+    lanes.classList.toggle('stale', reason !== null);
+    staleLabel.hidden = reason === null;
+    staleLabel.title = reason ?? '';
+    updateButtons();
+  }
+
+  /**
+   * Shows `problem` beside the form field its JSON path leads to — the field of that key, or
+   * else the nearest one above it — as well as under the JSON; clears the last one first.
+   */
+  function showFieldError(problem) {
+    for (const old of form.querySelectorAll('.field-error')) old.remove();
+    for (const invalid of form.querySelectorAll('[aria-invalid]')) invalid.removeAttribute('aria-invalid');
+    if (!problem?.path) return;
+    const parent = (path) => path.replace(/(\.[^.[\]]*|\[\d+\])$/, '');
+    let path = problem.path;
+    while (!fieldsByPath.has(path)) {
+      if (parent(path) === path) return;
+      path = parent(path);
+    }
+    const field = fieldsByPath.get(path);
+    field.setAttribute('aria-invalid', 'true');
+    const label = field.closest('label') ?? field;
+    label.after(el('span', { class: 'field-error', role: 'alert' }, problem.message));
+  }
+
   let runs = 0;
   async function run() {
     const serial = ++runs;
@@ -177,8 +262,11 @@ function renderEditor(main, navigate, id) {
     if (failure) {
       text.setAttribute('aria-invalid', 'true');
       error.textContent = jsonError(text.value)?.message ?? failure.message;
+      markStale(error.textContent);
       return;
     }
+    // The form follows the text as it is typed; a change made in the form is in it already.
+    if (document.activeElement === text) drawForm(value);
     const [outcome, picture] = await Promise.all([
       api('/api/run', { method: 'POST', body: JSON.stringify(value) }),
       fetch('/api/diagram.svg', { method: 'POST', body: JSON.stringify(value), headers: { 'Content-Type': 'application/json' } }),
@@ -187,13 +275,18 @@ function renderEditor(main, navigate, id) {
     if (!outcome.ok) {
       text.setAttribute('aria-invalid', 'true');
       error.textContent = errorText(outcome.body.error);
+      showFieldError(outcome.body.error);
+      markStale(error.textContent, outcome.body.error?.code === 'invalidDocument');
       return;
     }
     text.removeAttribute('aria-invalid');
     error.textContent = '';
+    showFieldError(null);
+    markStale(null);
     heading.textContent = value.name ?? 'Untitled document';
     lanes.textContent = outcome.body.marbles;
     lastMarbles = outcome.body.marbles;
+    lastValues = outcome.body.values ?? {};
     showMarbles();
     showFailures(outcome.body);
     if (picture.ok) {
@@ -216,20 +309,14 @@ function renderEditor(main, navigate, id) {
   function showMarbles() {
     const lines = lastMarbles.split('\n');
     const drawn = lastMarbles.match(/\(drawn at ([0-9.]+) seconds a frame/);
-    const legend = lines.filter((line) => /^(where| {5})/.test(line)).join(' ');
-    const standIns = new Set([...legend.matchAll(/(\S) = /gu)].map((match) => match[1]).filter((c) => c !== '#'));
-    for (const [id, { marbles, frame }] of marbleFields) {
-      if (document.activeElement === marbles || document.activeElement === frame) continue;
+    for (const [id, { marbles, frame, values }] of marbleFields) {
+      if ([marbles, frame, values].includes(document.activeElement)) continue;
       const line = lines.find((candidate) => candidate.startsWith(`${id} `) && !candidate.slice(id.length).trimStart().startsWith('='));
       const printed = line ? line.slice(id.length).trim() : '';
-      if (printed && ![...printed].some((character) => standIns.has(character))) {
-        marbles.value = printed;
-        marbles.placeholder = '';
-        frame.value = drawn ? drawn[1] : '1';
-      } else {
-        marbles.value = '';
-        marbles.placeholder = printed ? 'values longer than a character: edit them in the JSON' : '';
-      }
+      marbles.value = printed;
+      frame.value = drawn ? drawn[1] : '1';
+      const used = [...new Set([...printed].filter((character) => character in lastValues))];
+      values.value = used.map((character) => `${character}=${valueText(lastValues[character])}`).join(', ');
     }
   }
 
@@ -281,38 +368,53 @@ function renderEditor(main, navigate, id) {
 
   function drawForm(documentObject) {
     marbleFields = new Map();
-    const streams = (documentObject.streams ?? []).map((stream, index) => {
-      const marbles = el('input', { type: 'text', 'aria-label': `Marbles of ${stream.id}`, class: 'code', title: 'One character a frame: - nothing, a value, | finished, # failed, (ab) together' });
+    fieldsByPath = new Map();
+    // The text may hold anything while it is typed: the form shows what has the shape of a document.
+    const entries = (list) => (Array.isArray(list) ? list : []).map((entry, index) => [entry, index])
+      .filter(([entry]) => entry !== null && typeof entry === 'object' && !Array.isArray(entry));
+    const streams = entries(documentObject?.streams).map(([stream, index]) => {
+      const marbles = el('input', { type: 'text', 'aria-label': `Marbles of ${stream.id}`, class: 'code', title: 'One character a frame: - nothing, a value, | finished, # failed, (ab) together, 10s a time span' });
+      const values = el('input', { type: 'text', 'aria-label': `Values of ${stream.id}`, class: 'code', placeholder: 'a=swift, b=rust', title: 'What letters of the marbles stand for: a=swift, b=rust, #=the failure' });
       const frame = el('input', { type: 'number', value: '1', min: '0.01', step: 'any', 'aria-label': `Seconds per frame of ${stream.id}` });
-      marbleFields.set(stream.id, { marbles, frame });
+      marbleFields.set(stream.id, { marbles, frame, values });
+      fieldsByPath.set(`$.streams[${index}]`, marbles);
+      let applied = 0;
       const apply = async () => {
-        const answer = await api('/api/marbles', { method: 'POST', body: JSON.stringify({ marbles: marbles.value, frame: Number(frame.value), id: stream.id }) });
+        const serial = ++applied;
+        const answer = await api('/api/marbles', { method: 'POST', body: JSON.stringify({ marbles: marbles.value, frame: Number(frame.value), id: stream.id, values: valuesTable(values.value) }) });
+        if (serial !== applied) return; // typed on since
         if (!answer.ok) {
           error.textContent = errorText(answer.body.error);
+          showFieldError({ path: `$.streams[${index}]`, message: answer.body.error?.message ?? '' });
           return;
         }
         const { value } = parsed();
-        if (!value) return;
-        value.streams[index] = answer.body.stream;
-        text.value = JSON.stringify(value, null, 2);
+        if (!value?.streams?.[index]) return;
+        value.streams[index] = inDocumentOrder(answer.body.stream);
+        text.value = formatJSON(value);
         text.dispatchEvent(new Event('input'));
       };
+      // Applied as it is typed, once typing pauses, and at once when the field is left.
+      const typed = debounced(300, apply);
+      for (const input of [marbles, values, frame]) {
+        input.addEventListener('input', typed);
+        input.addEventListener('change', apply);
+      }
       return el('fieldset', {}, el('legend', {}, `Stream ${stream.id}`), el('div', { class: 'controls' },
-        el('label', {}, 'Marbles', marbles), el('label', {}, 'Frame (s)', frame),
-        el('button', { class: 'secondary', type: 'button', onclick: apply }, 'Apply')));
+        el('label', {}, 'Marbles', marbles), el('label', {}, 'Values', values), el('label', {}, 'Frame (s)', frame)));
     });
-    const nodes = (documentObject.nodes ?? []).map((node, index) => {
+    const nodes = entries(documentObject?.nodes).map(([node, index]) => {
       const update = (change) => {
         const { value } = parsed();
         if (!value) return;
         Object.assign(value.nodes[index], change);
         for (const [key, field] of Object.entries(change)) if (field === undefined) delete value.nodes[index][key];
-        text.value = JSON.stringify(value, null, 2);
+        text.value = formatJSON(value);
         text.dispatchEvent(new Event('input'));
       };
       const entry = operators.find((candidate) => candidate.name === node.operator);
       const joins = entry?.joins ?? Array.isArray(node.inputs);
-      const inputs = node.inputs ?? (node.input ? [node.input] : []);
+      const inputs = Array.isArray(node.inputs) ? node.inputs : (node.input ? [String(node.input)] : []);
       // Another operator keeps the inputs and the fields both read, and starts the others.
       const choose = (name) => {
         const next = operators.find((candidate) => candidate.name === name);
@@ -327,18 +429,26 @@ function renderEditor(main, navigate, id) {
         update(change);
         drawForm(parsed().value ?? documentObject);
       };
-      const fields = (entry?.parameters ?? []).map((parameter) => field(node, parameter, update));
-      return el('fieldset', {}, el('legend', {}, `Node ${node.id}`), el('div', { class: 'controls' },
-        el('label', { title: entry?.summary }, 'Operator', el('select', { 'aria-label': `Operator of ${node.id}`, onchange: (event) => choose(event.target.value) },
-          operators.map((candidate) => el('option', { value: candidate.name, selected: candidate.name === node.operator, title: candidate.summary }, candidate.name)))),
-        el('label', {}, joins ? 'Inputs' : 'Input', el('input', {
-          type: 'text', value: inputs.join(', '), 'aria-label': `Inputs of ${node.id}`,
-          placeholder: joins ? 'first, second' : null,
-          onchange: (event) => {
-            const names = event.target.value.split(',').map((name) => name.trim()).filter(Boolean);
-            update(joins ? { inputs: names, input: undefined } : { input: names[0], inputs: undefined });
-          },
-        })), fields), entry ? el('p', { class: 'hint' }, entry.summary) : null);
+      const fields = (entry?.parameters ?? []).map((parameter) => {
+        const made = field(node, parameter, update);
+        fieldsByPath.set(`$.nodes[${index}].${parameter.key}`, made.querySelector('input') ?? made);
+        return made;
+      });
+      const select = el('select', { 'aria-label': `Operator of ${node.id}`, onchange: (event) => choose(event.target.value) },
+        operators.map((candidate) => el('option', { value: candidate.name, selected: candidate.name === node.operator, title: candidate.summary }, candidate.name)));
+      const inputsField = el('input', {
+        type: 'text', value: inputs.join(', '), 'aria-label': `Inputs of ${node.id}`,
+        placeholder: joins ? 'first, second' : null,
+        onchange: (event) => {
+          const names = event.target.value.split(',').map((name) => name.trim()).filter(Boolean);
+          update(joins ? { inputs: names, input: undefined } : { input: names[0], inputs: undefined });
+        },
+      });
+      for (const key of ['', '.operator', '.id']) fieldsByPath.set(`$.nodes[${index}]${key}`, select);
+      for (const key of ['.input', '.inputs']) fieldsByPath.set(`$.nodes[${index}]${key}`, inputsField);
+      return el('fieldset', { class: 'node' }, el('legend', {}, `Node ${node.id}`), el('div', { class: 'controls' },
+        el('label', { title: entry?.summary }, 'Operator', select),
+        el('label', {}, joins ? 'Inputs' : 'Input', inputsField), fields), entry ? el('p', { class: 'hint' }, entry.summary) : null);
     });
     form.replaceChildren(...streams, ...nodes);
     showMarbles();
@@ -354,7 +464,9 @@ function renderEditor(main, navigate, id) {
         onclick: async () => {
           const old = await api(`/api/streams/${id}/versions/${version.number}`);
           if (!old.ok) return;
-          text.value = JSON.stringify(old.body.document, null, 2);
+          text.value = formatJSON(inDocumentOrder(old.body.document));
+          numberLines();
+          drawForm(old.body.document);
           dirty = true;
           updateButtons();
           note.textContent = `Version ${version.number} opened: save to restore it.`;
@@ -368,6 +480,30 @@ function renderEditor(main, navigate, id) {
     if (failure || !socket || socket.readyState !== WebSocket.OPEN) return;
     note.textContent = 'Saving…';
     socket.send(JSON.stringify({ type: 'save', baseVersion: base, document: value }));
+  }
+
+  /** Asks on the page before deleting: the document and every version go, for every viewer. */
+  function confirmDeletion() {
+    const title = heading.textContent;
+    banner.replaceChildren(el('div', { class: 'banner', role: 'alert' },
+      el('span', {}, `Delete “${title}” and all its versions, for everyone? This cannot be undone.`),
+      el('button', { class: 'primary danger', type: 'button', onclick: () => deleteDocument(title) }, 'Delete for good'),
+      el('button', { class: 'secondary', type: 'button', onclick: () => banner.replaceChildren() }, 'Keep it')));
+  }
+
+  async function deleteDocument(title) {
+    const answer = await api(`/api/streams/${id}`, { method: 'DELETE' });
+    if (answer.status === 204 || answer.status === 404) {
+      closed = true;
+      socket?.close();
+      main.replaceChildren(el('h1', {}, 'Document deleted'),
+        el('p', { role: 'status' }, `“${title}” and its versions are gone.`),
+        el('p', {}, el('a', { href: '/streams', 'data-internal': true }, 'All documents')));
+      return;
+    }
+    banner.replaceChildren(status('failed', answer.status === 401
+      ? 'Deleting needs the lab’s token: open the link that `tributary lab` printed.'
+      : errorText(answer.body.error) || 'The document could not be deleted.'));
   }
 
   async function share() {
@@ -442,21 +578,23 @@ function renderEditor(main, navigate, id) {
   /** Whether the text differs from the document just saved, beyond formatting. */
   function dirtySince(message) {
     const { value } = parsed();
-    return !value || JSON.stringify(value) !== JSON.stringify(message.document);
+    return !value || !sameJSON(value, message.document);
   }
 
   api(`/api/streams/${id}`).then(({ status: code, body }) => {
     if (code === 404) {
-      main.replaceChildren(el('h1', {}, 'No such document'), el('p', {}, 'It may have been deleted, or the link is not whole.'));
+      main.replaceChildren(el('h1', {}, 'No such document'),
+        el('p', { role: 'alert' }, `There is no document “${id}”: it may have been deleted, or the link is not whole.`),
+        el('p', {}, el('a', { href: '/streams', 'data-internal': true }, 'All documents')));
       return;
     }
     if (code !== 200) {
-      main.replaceChildren(status('failed', errorText(body.error) || 'The document could not be loaded.'));
+      main.replaceChildren(el('h1', {}, 'Document'), status('failed', errorText(body.error) || 'The document could not be loaded.'));
       return;
     }
     show(body.document, body.version);
     connect();
-  });
+  }).catch(() => main.replaceChildren(el('h1', {}, 'Document'), status('failed', 'The lab could not be reached.')));
 
   return () => {
     closed = true;

@@ -5,41 +5,93 @@ extension Marbles {
     /// says which is which, and holds a failure's message under `#`.
     ///
     /// A group takes as many frames as it has characters, as in RxJS, so a group cannot be
-    /// followed by an event sooner than that.
+    /// followed by an event sooner than that. A quiet stretch of more than ``spanFrames``
+    /// frames is written as an RxJS time span when that is shorter, so that ten seconds at a
+    /// millisecond a frame take a few characters, not ten thousand dashes:
     ///
-    /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, when the
-    ///   events span more than ``maximumFrames`` frames, or when a group would cover the
-    ///   event after it; then the message names a shorter frame that draws every event.
+    /// ```swift
+    /// // "a" at 0 s, "b" at 10 s, the end at 10.001 s
+    /// try Marbles.print(events, frame: 0.001).marbles   // "a 9.999s b|"
+    /// ```
+    ///
+    /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, when a lane
+    ///   would write more than ``maximumFrames`` frames as dashes, or when a group would cover
+    ///   the event after it; then the message names a shorter frame that draws every event.
     public static func print(_ events: [Timeline.Event], frame: Double = 1) throws(StreamError) -> Printed {
         var table: [Character: StreamValue] = [:]
-        let marbles = try print(events, frame: frame, table: &table, reserved: literals(in: events))
-        return Printed(marbles: marbles, values: table)
-    }
-
-    /// Prints with a table shared by several lanes; new stand-ins avoid `reserved`.
-    static func print(
-        _ events: [Timeline.Event],
-        frame: Double,
-        table: inout [Character: StreamValue],
-        reserved: Set<Character>
-    ) throws(StreamError) -> String {
         try checkTimes(of: events)
         try checkFrame(frame, duration: events.map(\.time).max() ?? 0)
         let frames = layout(events, frame: frame)
         if let overlap = firstOverlap(in: frames) {
             throw overlapError(overlap, frame: frame, finer: finestFit(for: [events], from: frame))
         }
+        var bytes = 0
+        let marbles = try print(
+            frames,
+            frame: frame,
+            quiet: quietStretches(in: [frames], frame: frame),
+            table: &table,
+            reserved: literals(in: events),
+            bytes: &bytes,
+            maximumBytes: .max
+        )
+        return Printed(marbles: marbles, values: table)
+    }
+
+    /// Prints one lane laid out by ``layout(_:frame:)``, in which no group covers the event
+    /// after it, with a table shared by several lanes; new stand-ins avoid `reserved`. The
+    /// stretches in `quiet` that the lane passes through are written as their spans, the same
+    /// in every lane, so that lanes printed together stay aligned. What the lane writes is
+    /// added to `bytes`, which may not pass `maximumBytes`.
+    static func print(
+        _ frames: [(index: Int, kinds: [Timeline.Kind])],
+        frame: Double,
+        quiet: [QuietStretch],
+        table: inout [Character: StreamValue],
+        reserved: Set<Character>,
+        bytes: inout Int,
+        maximumBytes: Int
+    ) throws(StreamError) -> String {
         var standIns = StandIns(table: table, reserved: reserved)
         var text = ""
+        var dashes = 0
         var position = 0
+        var stretches = quiet[...]
+        func write(_ piece: String) throws(StreamError) {
+            bytes += piece.utf8.count
+            guard bytes <= maximumBytes else {
+                throw StreamError(.outputTooLarge(bytes: bytes, limit: maximumBytes), path: "$")
+            }
+            text += piece
+        }
+        func pass(to index: Int) throws(StreamError) {
+            while let stretch = stretches.first, stretch.start < index {
+                stretches.removeFirst()
+                guard stretch.start >= position, stretch.end <= index else { continue }
+                dashes += stretch.start - position
+                try write(String(repeating: "-", count: stretch.start - position) + stretch.text)
+                position = stretch.end
+            }
+            dashes += index - position
+            guard dashes <= maximumFrames else {
+                throw StreamError(
+                    .badValue(
+                        "drawing at \(frame) seconds a frame takes more than \(maximumFrames) frames of "
+                            + "dashes, and a time span cannot say that frame to the microsecond"
+                    ),
+                    path: "frame"
+                )
+            }
+            try write(String(repeating: "-", count: index - position))
+        }
         for (index, kinds) in frames {
-            text += String(repeating: "-", count: index - position)
+            try pass(to: index)
             if kinds.count == 1 {
-                text.append(try standIns.symbol(for: kinds[0], after: text))
+                try write(String(try standIns.symbol(for: kinds[0], after: text)))
             } else {
                 var group = "("
                 for kind in kinds { group.append(try standIns.symbol(for: kind, after: group)) }
-                text += group + ")"
+                try write(group + ")")
             }
             position = index + width(ofFrameWith: kinds.count)
         }
@@ -47,12 +99,68 @@ extension Marbles {
         return text
     }
 
+    /// The fewest frames with nothing in them that a printer writes as a time span: a stretch
+    /// this short still reads at a glance as dashes.
+    public static let spanFrames = 20
+
+    /// Frames in which no lane has anything to draw, written as a time span.
+    struct QuietStretch {
+        var start: Int
+        var end: Int
+        /// The span with the spaces around it that the notation asks for.
+        var text: String
+    }
+
+    /// The stretches of more than ``spanFrames`` frames in which none of `lanes` draws
+    /// anything, and which a time span says in fewer characters, in order.
+    static func quietStretches(
+        in lanes: [[(index: Int, kinds: [Timeline.Kind])]],
+        frame: Double
+    ) -> [QuietStretch] {
+        let drawn = lanes.joined().map { ($0.index, $0.index + width(ofFrameWith: $0.kinds.count)) }
+        let occupied = drawn.sorted { $0.0 < $1.0 }
+        var stretches: [QuietStretch] = []
+        var reached = 0
+        for (start, end) in occupied {
+            if start - reached > spanFrames, let span = span(frames: start - reached, frame: frame) {
+                let text = reached == 0 ? span + " " : " " + span + " "
+                if text.count < start - reached {
+                    stretches.append(QuietStretch(start: reached, end: start, text: text))
+                }
+            }
+            reached = max(reached, end)
+        }
+        return stretches
+    }
+
+    /// `frames` frames of `frame` seconds as the shortest time span that says them to the
+    /// microsecond (`1.5s`, `99ms`, `2m`), as the reader counts spans; `nil` when none does.
+    static func span(frames: Int, frame: Double) -> String? {
+        let exact = Double(frames) * frame * 1e6
+        let micros = exact.rounded()
+        // A span says whole microseconds, as the reader rounds them; one that would round is
+        // no span of these frames.
+        guard micros >= 1, micros < 1e15, abs(exact - micros) <= max(1e-3, micros * 1e-15) else { return nil }
+        let whole = Int64(micros)
+        func decimal(_ value: Int64, places: Int) -> String {
+            var scale: Int64 = 1
+            for _ in 0..<places { scale *= 10 }
+            var fraction = String(value % scale)
+            fraction = String(repeating: "0", count: places - fraction.count) + fraction
+            while fraction.last == "0" { fraction.removeLast() }
+            return "\(value / scale)" + (fraction.isEmpty ? "" : "." + fraction)
+        }
+        var candidates = [decimal(whole, places: 6) + "s", decimal(whole, places: 3) + "ms"]
+        if whole % 60_000_000 == 0 { candidates.append("\(whole / 60_000_000)m") }
+        return candidates.min { $0.count < $1.count }
+    }
+
     /// The frame at which every lane in `lanes` can be drawn: `frame` when it can, else the
     /// longest of `frame` / 2, / 4, / 5, / 10, / 20, … that draws every lane within
-    /// ``maximumFrames`` frames.
+    /// ``maximumReach`` frames.
     ///
     /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, when the
-    ///   lanes span more than ``maximumFrames`` frames, or when no such frame draws them.
+    ///   lanes reach past ``maximumReach`` frames, or when no such frame draws them.
     static func drawableFrame(for lanes: [[Timeline.Event]], from frame: Double) throws(StreamError) -> Double
     {
         for lane in lanes { try checkTimes(of: lane) }
@@ -91,7 +199,7 @@ extension Marbles {
 
     // MARK: Layout
 
-    private static func checkTimes(of events: [Timeline.Event]) throws(StreamError) {
+    static func checkTimes(of events: [Timeline.Event]) throws(StreamError) {
         guard let wrong = events.first(where: { !$0.time.isFinite || $0.time < 0 }) else { return }
         throw StreamError(
             .badValue("an event's time is from 0 seconds on, not \(wrong.time)"),
@@ -108,7 +216,7 @@ extension Marbles {
 
     /// The events of each frame, in frame order, at `frame` seconds a frame; `frame` must be
     /// checked against the events' duration first.
-    private static func layout(
+    static func layout(
         _ events: [Timeline.Event],
         frame: Double
     ) -> [(index: Int, kinds: [Timeline.Kind])] {
@@ -128,14 +236,14 @@ extension Marbles {
     }
 
     /// The longest frame shorter than `frame` in steps of 1, 2, 2.5 and 5 that draws every
-    /// lane within ``maximumFrames`` frames, if there is one.
+    /// lane within ``maximumReach`` frames, if there is one.
     private static func finestFit(for lanes: [[Timeline.Event]], from frame: Double) -> Double? {
         let duration = lanes.lazy.flatMap { $0.map(\.time) }.max() ?? 0
         var scale = 1.0
         while true {
             for divisor in [2.0, 4, 5, 10] {
                 let candidate = frame / (divisor * scale)
-                guard (duration / candidate).rounded() <= Double(maximumFrames) else { return nil }
+                guard (duration / candidate).rounded() <= Double(maximumReach) else { return nil }
                 if lanes.allSatisfy({ firstOverlap(in: layout($0, frame: candidate)) == nil }) {
                     return candidate
                 }
@@ -147,7 +255,7 @@ extension Marbles {
     private static func overlapError(_ overlap: Overlap, frame: Double, finer: Double?) -> StreamError {
         let advice =
             finer.map { "; \($0) seconds a frame draws every event" }
-            ?? "; no frame within \(maximumFrames) frames draws every event"
+            ?? "; no frame within \(maximumReach) frames draws every event"
         return StreamError(
             .badValue(
                 "at \(frame) seconds a frame, the \(overlap.marks) events at \(Double(overlap.index) * frame)s "
@@ -244,8 +352,18 @@ private struct StandIns {
         return false
     }
 
-    /// Whether `text` is digits, perhaps with points: a time span's number at the start.
+    /// Whether what `text` ends with since its start or its last space is digits, perhaps with
+    /// points: the number of a time span, were `m` or `s` to follow.
     private static func isSpanStart(_ text: String) -> Bool {
-        text.contains(where: Marbles.isDigit) && text.allSatisfy { Marbles.isDigit($0) || $0 == "." }
+        var sawDigit = false
+        for character in text.reversed() {
+            if character == " " { break }
+            if Marbles.isDigit(character) {
+                sawDigit = true
+            } else if character != "." {
+                return false
+            }
+        }
+        return sawDigit
     }
 }

@@ -13,8 +13,13 @@
 /// try Marbles.print(timeline.events(in: "numbers"), frame: 1)   // "-1-2-3|"
 /// ```
 public enum Marbles {
-    /// The most frames a printed lane may span; a wider diagram is of no use to read.
+    /// The most frames a printed lane writes as dashes; a wider diagram is of no use to read.
+    /// Quiet stretches written as time spans do not count.
     public static let maximumFrames = 100_000
+
+    /// The most frames a printed diagram may reach, time spans included: past this, a frame's
+    /// number is no longer a whole number in a `Double`.
+    public static let maximumReach = 1_000_000_000_000_000
 
     /// Reads `marbles` into a stream: what a subscriber sees when it subscribes at frame zero,
     /// or as `subscription` says.
@@ -89,14 +94,14 @@ public enum Marbles {
     }
 
     /// Checks that `frame` is a positive number of seconds and that a diagram lasting
-    /// `duration` seconds takes at most ``maximumFrames`` frames.
+    /// `duration` seconds reaches at most ``maximumReach`` frames.
     public static func checkFrame(_ frame: Double, duration: Double) throws(StreamError) {
         try checkFrame(frame)
-        guard (duration / frame).rounded() <= Double(maximumFrames) else {
+        guard (duration / frame).rounded() <= Double(maximumReach) else {
             throw StreamError(
                 .badValue(
-                    "drawing \(duration) seconds at \(frame) seconds a frame takes more than \(maximumFrames) "
-                        + "frames; the frame must be at least \(duration / Double(maximumFrames)) seconds"
+                    "drawing \(duration) seconds at \(frame) seconds a frame takes more than \(maximumReach) "
+                        + "frames; the frame must be at least \(duration / Double(maximumReach)) seconds"
                 ),
                 path: "frame"
             )

@@ -12,44 +12,73 @@ public enum TextLanes {
     ///
     /// A group takes as many frames as it has characters, as in RxJS; when a group would cover
     /// the event after it, the lanes are drawn at a shorter frame that fits, and a last line
-    /// says so.
+    /// says so. A stretch of more than ``Marbles/spanFrames`` frames in which no lane has an
+    /// event is written as a time span in every lane that passes through it, so the lanes stay
+    /// aligned and a quiet day takes a few characters:
+    ///
+    /// ```
+    /// n                     1-(2|)
+    /// late = delay(86000s)  ------ 85994s 1-(2|)
+    /// ```
     ///
     /// - Throws: ``StreamError`` when `frame` is not a positive number of seconds, when the
-    ///   timeline spans more than ``Marbles/maximumFrames`` frames, or when the lanes would take
-    ///   more than `maximumBytes`, which is checked before anything is printed.
+    ///   timeline reaches past ``Marbles/maximumReach`` frames or a lane would write more than
+    ///   ``Marbles/maximumFrames`` of them as dashes, or when the lanes would take more than
+    ///   `maximumBytes`, which is checked as they are printed, before the limit is spent.
     public static func render(
         _ timeline: Timeline,
         document: StreamDocument,
         frame: Double = 1,
         maximumBytes: Int = .max
     ) throws(StreamError) -> String {
+        try draw(timeline, document: document, frame: frame, maximumBytes: maximumBytes).text
+    }
+
+    /// Lanes drawn by ``render(_:document:frame:maximumBytes:)``, and the values their
+    /// stand-ins stand for, as a table ``Marbles/read(_:frame:values:)`` takes.
+    public struct Drawing: Sendable, Hashable {
+        /// The lanes, the legend and the notes under them.
+        public var text: String
+        /// What each stand-in means; `#` is the failures' messages.
+        public var values: [Character: StreamValue]
+    }
+
+    /// ``render(_:document:frame:maximumBytes:)`` with the table of its stand-ins, so that a
+    /// lane can be read back with its values.
+    ///
+    /// - Throws: ``StreamError`` as ``render(_:document:frame:maximumBytes:)`` does.
+    public static func draw(
+        _ timeline: Timeline,
+        document: StreamDocument,
+        frame: Double = 1,
+        maximumBytes: Int = .max
+    ) throws(StreamError) -> Drawing {
         try Marbles.checkFrame(frame, duration: timeline.duration)
         let lanes = Dictionary(grouping: timeline.events, by: \.lane)
         let drawn = try Marbles.drawableFrame(for: Array(lanes.values), from: frame)
-        // A lane is a column a frame, a few for each event, and its title: an upper bound that
-        // refuses a huge drawing before its memory is spent.
-        let columns = Int((timeline.duration / drawn).rounded()) + 2
-        let estimate =
-            timeline.lanes.reduce(0) { $0 + $1.utf8.count + 32 + columns } + timeline.events.count * 8
-        guard estimate <= maximumBytes else {
-            throw StreamError(.outputTooLarge(bytes: estimate, limit: maximumBytes), path: "$")
-        }
+        let layouts = timeline.lanes.map { Marbles.layout(lanes[$0] ?? [], frame: drawn) }
+        let quiet = Marbles.quietStretches(in: layouts, frame: drawn)
         var legend: [Character: StreamValue] = [:]
         let reserved = Marbles.literals(in: timeline.events)
         var rows: [(String, String)] = []
         let elements = document.elements
-        for lane in timeline.lanes {
-            let marbles = try Marbles.print(
-                lanes[lane] ?? [],
-                frame: drawn,
-                table: &legend,
-                reserved: reserved
-            )
+        var bytes = 0
+        for (lane, layout) in zip(timeline.lanes, layouts) {
             var title = lane
             if case .node(let node)? = elements[lane] {
                 title += " = \(node.operator.label)"
                 if node.operator.joins { title += "(\(node.inputs.joined(separator: ", ")))" }
             }
+            bytes += title.utf8.count + 3
+            let marbles = try Marbles.print(
+                layout,
+                frame: drawn,
+                quiet: quiet,
+                table: &legend,
+                reserved: reserved,
+                bytes: &bytes,
+                maximumBytes: maximumBytes
+            )
             rows.append((title, marbles))
         }
         let width = rows.map(\.0.count).max() ?? 0
@@ -66,7 +95,11 @@ public enum TextLanes {
             )
         }
         if timeline.isTruncated { lines.append("(stopped by a guard before every lane ended)") }
-        return lines.joined(separator: "\n")
+        let text = lines.joined(separator: "\n")
+        guard text.utf8.count <= maximumBytes else {
+            throw StreamError(.outputTooLarge(bytes: text.utf8.count, limit: maximumBytes), path: "$")
+        }
+        return Drawing(text: text, values: legend)
     }
 
     /// The widest line of a legend, in characters.

@@ -155,7 +155,7 @@ import TributaryStreams
             try TextLanes.render(timeline, document: document, frame: 1e-300)
         }
         #expect(error?.path == "frame")
-        #expect(error?.description.contains("takes more than 100000 frames") == true)
+        #expect(error?.description.contains("takes more than \(Marbles.maximumReach) frames") == true)
         #expect(throws: StreamError.self) { try Marbles.print(timeline.events, frame: 0) }
         #expect(throws: StreamError.self) { try Marbles.print(timeline.events, frame: .nan) }
 
