@@ -56,6 +56,34 @@ struct FeedForgivingTests {
         )
     }
 
+    /// HTML5's named references, raw (which XML does not define) or escaped once more (which
+    /// the feed's HTML then holds), and numeric ones as HTML reads them.
+    @Test func readsEveryHTMLEntityRawOrEscapedAndNumbersAsHTMLDoes() throws {
+        let feed = try FeedCorpus.quirk("html5-entities.rss")
+        #expect(
+            feed.entries.map(\.title) == [
+                "Wait… it’s the café — open\u{A0}late ✓", "Café “Blå” …",
+            ]
+        )
+        #expect(feed.entries[0].summaryText == "François & Zoë – ★")
+        #expect(feed.entries[1].summaryText == "Numbers: – \u{FFFD} \u{FFFD} ’ \u{FFFD}")
+        #expect(
+            feed.forgiven == [
+                .mappedHTMLEntities(["hellip", "rsquo", "eacute", "mdash", "nbsp", "check"]),
+                .replacedInvalidReferences(count: 2),
+            ]
+        )
+        #expect(feed.forgiven[1].description == "read 2 character references to no character as U+FFFD")
+    }
+
+    @Test func keepsALessThanSignThatOpensNoTagAsText() throws {
+        let feed = try FeedCorpus.quirk("less-than.rss")
+        #expect(feed.entries.map(\.title) == ["a < b, and 3 <= 4"])
+        #expect(feed.entries[0].summaryText == "If x < 10 && y > 2 then bold")
+        #expect(feed.forgiven == [.escapedLessThanSigns(count: 3)])
+        #expect(feed.forgiven.map(\.description) == ["read 3 < that open no tag as text"])
+    }
+
     @Test func declaresPrefixesNobodyDeclared() throws {
         let atom = try FeedCorpus.quirk("undeclared-media.atom")
         #expect(atom.entries.map(\.title) == ["Video post"])
