@@ -258,7 +258,7 @@ private struct ForgivingScan {
             end += 1
         }
         guard end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > index + 1 else {
-            escapeAmpersand()
+            legacyReference(upTo: end)
             return
         }
         let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)[...]
@@ -292,6 +292,26 @@ private struct ForgivingScan {
             return
         }
         index = end + 1
+    }
+
+    /// An `&` whose name ends before `end` without a semicolon: one of the names HTML 4 had,
+    /// which HTML reads without it too (`&nbsp`, `&copy 2024`), unless a letter, a digit or `=`
+    /// goes on as in a URL's `&copyright=1`; or else a bare ampersand.
+    private mutating func legacyReference(upTo end: Int) {
+        let run = String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)[...]
+        guard let name = HTMLEntities.legacyName(prefixing: run), let text = HTMLEntities.text(named: name)
+        else {
+            escapeAmpersand()
+            return
+        }
+        let after = index + 1 + name.utf8.count
+        if after < bytes.count, Self.isReferenceByte(bytes[after]) || bytes[after] == UInt8(ascii: "=") {
+            escapeAmpersand()
+            return
+        }
+        output.append(contentsOf: text.unicodeScalars.map { "&#\($0.value);" }.joined().utf8)
+        if !entities.contains(String(name)) { entities.append(String(name)) }
+        index = after
     }
 
     private mutating func escapeAmpersand() {

@@ -76,6 +76,23 @@ struct FeedForgivingTests {
         #expect(feed.forgiven[1].description == "read 2 character references to no character as U+FFFD")
     }
 
+    /// HTML 4's names also without their semicolon, as HTML reads them, but not in a URL's
+    /// `&copy=2`, where the name goes on.
+    @Test func readsHTML4NamesWithoutTheirSemicolon() throws {
+        let text = """
+            <rss version="2.0"><channel><title>T</title>
+            <item><title>Caf&eacute &copy 2024 &amp co</title>\
+            <link>https://example.com/?a=1&copy=2&region=eu</link></item>
+            </channel></rss>
+            """
+        let feed = try FeedReader.document(Data(text.utf8))
+        #expect(feed.entries.map(\.title) == ["Café © 2024 & co"])
+        #expect(feed.entries.map(\.link) == [URL(string: "https://example.com/?a=1&copy=2&region=eu")])
+        #expect(
+            feed.forgiven == [.mappedHTMLEntities(["eacute", "copy", "amp"]), .escapedAmpersands(count: 2)]
+        )
+    }
+
     @Test func keepsALessThanSignThatOpensNoTagAsText() throws {
         let feed = try FeedCorpus.quirk("less-than.rss")
         #expect(feed.entries.map(\.title) == ["a < b, and 3 <= 4"])
