@@ -2,8 +2,9 @@ import TributaryHTTP
 
 extension FeedMarkup {
     /// Repairs in `bytes` (UTF-8) the flaws for which `XMLParser` gives up on a whole document
-    /// although what they mean is plain: characters XML does not allow, HTML entities, bare
-    /// ampersands, namespace prefixes nobody declared. Returns what it repaired.
+    /// although what they mean is plain: characters XML does not allow, HTML entities, numeric
+    /// references to no character, bare ampersands, a `<` that opens no tag, namespace prefixes
+    /// nobody declared. Returns what it repaired.
     static func forgive(_ bytes: inout [UInt8]) -> [FeedRepair] {
         var scan = ForgivingScan(bytes: removingInvalidCharacters(from: bytes))
         scan.run()
