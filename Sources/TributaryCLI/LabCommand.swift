@@ -127,6 +127,7 @@ struct LabCommand: AsyncParsableCommand {
                 let path =
                     database.map { URL(fileURLWithPath: $0) }
                     ?? LabPaths.defaultDatabase(environment: environment)
+                try Self.makeFolder(of: path, console: console)
                 store = try SQLiteDocumentStore(path: path.path)
                 place = path.path
             }
@@ -178,6 +179,33 @@ struct LabCommand: AsyncParsableCommand {
         default: break
         }
         return components.url ?? bound
+    }
+
+    /// Makes the folder the database file goes in when it is missing, and says so: a mistyped
+    /// path then shows at once, rather than as documents that seem to vanish.
+    private static func makeFolder(of database: URL, console: Console) throws {
+        let folder = database.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw FileError(
+                    option: "--database",
+                    path: database.path,
+                    reason: "\(folder.path) is a file, not a folder"
+                )
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw FileError(
+                option: "--database",
+                path: database.path,
+                reason: "its folder \(folder.path) cannot be made: \(FileError.reason(error))"
+            )
+        }
+        console.note("Made the folder \(folder.path) for the database.")
     }
 
     /// The token given with --token, --token-file or TRIBUTARY_LAB_TOKEN, if any.

@@ -220,8 +220,18 @@ struct MoviesCommand: AsyncParsableCommand {
 
         func execute(console: Console) async throws {
             let id = id
-            let (details, images) = try await connection.withClient(console: console) { client in
-                (try await client.movie(id), try await client.images())
+            let found = try await connection.withClient(console: console) {
+                client -> (MovieDetails, TMDbImages)? in
+                do throws(APIError) {
+                    return (try await client.movie(id), try await client.images())
+                } catch  where error.statusCode == 404 {
+                    // TMDb answers 404 for an id that names no movie.
+                    return nil
+                }
+            }
+            guard let (details, images) = found else {
+                console.note("error: There is no movie \(id).")
+                throw ExitCode.failure
             }
             console.print(MoviesFormat.details(details, images: images, castCount: cast))
         }

@@ -30,13 +30,40 @@ extension StreamsCommand {
 
         private var labText: String { lab ?? environment["TRIBUTARY_LAB_URL"] ?? "http://127.0.0.1:8080" }
 
+        /// The token of --token or TRIBUTARY_LAB_TOKEN, if either gives one.
+        private var givenToken: String? {
+            token ?? environment["TRIBUTARY_LAB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        }
+
         func withClient<Result: Sendable>(_ body: (LabClient) async throws -> Result) async throws -> Result {
             let url = NewsCommand.Connection.url(labText) ?? URL(string: "http://127.0.0.1:8080")!
-            let token = token ?? environment["TRIBUTARY_LAB_TOKEN"]
+            let token = givenToken
             return try await AsyncHTTPClientTransport.withTransport { transport in
                 try await body(
                     LabClient(baseURL: url, token: token, transport: transport, retryPolicy: .never)
                 )
+            }
+        }
+
+        /// ``withClient(_:)`` for a write, which the lab takes only with its token: without one,
+        /// or with one the lab refuses, the command ends saying where a token goes.
+        func withWritingClient<Result: Sendable>(
+            console: Console,
+            _ body: (LabClient) async throws -> Result
+        ) async throws -> Result {
+            guard givenToken != nil else {
+                console.note(
+                    "error: Writing to the lab needs its token: give it with --token or set TRIBUTARY_LAB_TOKEN to the token in the link `tributary lab` printed."
+                )
+                throw ExitCode.failure
+            }
+            do {
+                return try await withClient(body)
+            } catch let error as APIError where error.status == .unauthorized {
+                console.note(
+                    "error: The lab at \(labText) refused the token of --token or TRIBUTARY_LAB_TOKEN: give the one in the link `tributary lab` printed."
+                )
+                throw ExitCode.failure
             }
         }
     }
@@ -81,7 +108,9 @@ extension StreamsCommand {
         func execute(console: Console) async throws {
             let document = try StreamsCommand.document(at: file, console: console)
             guard let id else {
-                let shared = try await options.withClient { client in try await client.create(document) }
+                let shared = try await options.withWritingClient(console: console) { client in
+                    try await client.create(document)
+                }
                 console.print("\(shared.id) version \(shared.version)")
                 return
             }
@@ -101,7 +130,7 @@ extension StreamsCommand {
             }
             let force = force
             do {
-                let shared = try await options.withClient { client in
+                let shared = try await options.withWritingClient(console: console) { client in
                     let latest = base == nil ? try await client.document(id).version : 0
                     let base = base ?? latest
                     return try await client.save(id, document: document, baseVersion: base)

@@ -22,6 +22,10 @@ struct TributaryCommand: AsyncParsableCommand {
         ]
     )
 
+    /// What starts every error line: the lines commands write themselves and those
+    /// ArgumentParser writes for a thrown error alike, lower-case as compilers and git write it.
+    static var _errorPrefix: String { "error: " }
+
     /// Runs the command line, with the diagrams that `streams new` takes attached to their
     /// options first.
     static func main() async {

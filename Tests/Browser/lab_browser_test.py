@@ -16,6 +16,7 @@ import tempfile
 import time
 import traceback
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -300,6 +301,23 @@ def news(run, driver):
         wait(driver, lambda: len(cards(driver)) > 0 and "articles" in status_text())
 
     run.step("news-choices", driver, choices)
+
+    def bare_entries():
+        # An entry without a date shows none, and one without a link is listed with its title as text.
+        chosen = urllib.parse.parse_qs(urllib.parse.urlparse(driver.current_url).query)["url"][0]
+        quirk = chosen.replace("feeds/technology.rss", "feeds/quirks/undated-linkless.rss")
+        driver.get(base + "/news?view=feed&url=" + urllib.parse.quote(quirk, safe=""))
+        wait(driver, lambda: len(cards(driver)) == 3)
+        shown = cards(driver)
+        titles = [card.find_element(By.TAG_NAME, "h3").text for card in shown]
+        assert titles == ["Whole entry", "Undated entry", "Linkless entry"], titles
+        links = [len(card.find_elements(By.CSS_SELECTOR, "h3 a")) for card in shown]
+        assert links == [1, 1, 0], links
+        meta = [card.find_element(By.CSS_SELECTOR, ".meta").text for card in shown]
+        assert meta[0].startswith("Bare entries · ") and meta[1] == "Bare entries" and meta[2].startswith("Bare entries · "), meta
+        assert "A note with no page of its own." in shown[2].text
+
+    run.step("news-feed-entries", driver, bare_entries)
 
 
 def editor_text(driver):

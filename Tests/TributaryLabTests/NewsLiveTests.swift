@@ -149,6 +149,50 @@ struct NewsLiveTests {
         }
     }
 
+    /// A feed's entries reach the page as the feed gave them: one without a date is sent
+    /// without one (never the time of reading), one without a link is listed without a link;
+    /// and a NewsAPI feed chosen afterwards replaces them.
+    @Test func sendsAFeedsEntriesWithoutAnInventedDateOrADroppedEntry() async throws {
+        try await withNewsLab { _, live, sandbox in
+            let page = LiveViewer(live)
+            let feed = sandbox.deletingLastPathComponent().appending(
+                path: "feeds/quirks/undated-linkless.rss"
+            )
+            .absoluteString
+            page.send(#"{"type":"input","feed":{"kind":"feed","url":"\#(feed)"},"searchText":"","seq":1}"#)
+            try await waitUntil { !Self.loaded(page).isEmpty }
+            let loaded = try #require(Self.loaded(page).last)
+            let articles = try #require(loaded["articles"] as? [[String: Any]])
+            #expect(
+                articles.map { $0["title"] as? String } == ["Whole entry", "Undated entry", "Linkless entry"]
+            )
+            #expect(articles.map { $0["publishedAt"] != nil } == [true, false, true])
+            #expect((articles[0]["publishedAt"] as? String)?.hasPrefix("2025-11-18T09:00:00") == true)
+            #expect(
+                articles.map { $0["url"] as? String } == [
+                    "https://bare.example/1", "https://bare.example/2", nil,
+                ]
+            )
+            #expect(articles[2]["description"] as? String == "A note with no page of its own.")
+            #expect(articles.allSatisfy { $0["source"] as? String == "Bare entries" })
+            #expect(loaded["totalResults"] as? Int == 3 && loaded["canLoadMore"] as? Bool == false)
+
+            page.send(
+                #"{"type":"input","feed":{"kind":"feed","url":"\#(feed)"},"searchText":"note","seq":2}"#
+            )
+            try await waitUntil { Self.loaded(page).last?["seq"] as? Int == 2 }
+            let narrowed = try #require(Self.loaded(page).last?["articles"] as? [[String: Any]])
+            #expect(narrowed.map { $0["title"] as? String } == ["Linkless entry"])
+
+            page.send(#"{"type":"input","feed":{"kind":"top","country":"us"},"searchText":"","seq":3}"#)
+            try await waitUntil { Self.loaded(page).last?["seq"] as? Int == 3 }
+            let headlines = try #require(Self.loaded(page).last?["articles"] as? [[String: Any]])
+            #expect(!headlines.isEmpty)
+            #expect(headlines.allSatisfy { $0["url"] is String && $0["publishedAt"] is String })
+            page.close()
+        }
+    }
+
     /// A thumbnail the lab put on a page is resized and cached; anything else is refused.
     @Test func servesThumbnailsOnlyOfWhatItHandedOut() async throws {
         try await withNewsLab { lab, live, _ in

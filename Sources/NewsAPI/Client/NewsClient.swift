@@ -138,22 +138,9 @@ public struct NewsClient: Sendable {
         }
     }
 
-    /// The feed at `url` as a page of articles; entries without a link are skipped and
-    /// counted, and entries without a date take the time the feed was read.
-    public func feedPage(_ url: URL) async throws(NewsError) -> ArticlesPage {
-        let entries = try await feedEntries(url)
-        let now = feedAPI.now()
-        let articles = entries.compactMap { $0.article(fallbackDate: now) }
-        return ArticlesPage(
-            totalResults: articles.count,
-            articles: articles,
-            skippedCount: entries.count - articles.count
-        )
-    }
-
-    /// A publisher of ``feedPage(_:)``.
-    public func feedPublisher(_ url: URL) -> AnyPublisher<ArticlesPage, NewsError> {
-        AsyncOperationPublisher { () async throws(NewsError) in try await feedPage(url) }
+    /// A publisher of ``feed(_:)``.
+    public func feedPublisher(_ url: URL) -> AnyPublisher<FeedDocument, NewsError> {
+        AsyncOperationPublisher { () async throws(NewsError) in try await feed(url) }
             .eraseToAnyPublisher()
     }
 

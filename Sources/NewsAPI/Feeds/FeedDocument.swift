@@ -1,4 +1,5 @@
 public import Foundation
+import TributaryHTTP
 
 /// A feed as read: its title, its entries, and what the reader forgave to read it.
 ///
@@ -35,8 +36,9 @@ extension FeedReader {
     /// UTF-32 with or without a byte-order mark) are converted, and the declaration then says
     /// UTF-8; processing instructions (such as `<?xml-stylesheet …?>`) become spaces, so
     /// positions in errors stay where they were; an internal subset (`<!DOCTYPE rss [ … ]>`),
-    /// which feeds never need and entity-expansion attacks do, is refused. Text that is not
-    /// valid in its encoding is refused where it starts.
+    /// which feeds never need and entity-expansion attacks do, is refused. A document that names
+    /// no encoding and is not valid UTF-8 is read as Windows-1252, as browsers read it; text
+    /// that is not valid in an encoding the document names is refused where it starts.
     ///
     /// ``read(_:baseURL:)`` and ``entries(in:baseURL:buffering:)`` do this themselves; call it
     /// before creating an `XMLParser` for a ``FeedPublicist`` of your own.
@@ -53,9 +55,10 @@ extension FeedReader {
         of data: Data,
         contentType: String? = nil
     ) throws(FeedError) -> (data: Data, forgiven: [FeedRepair]) {
-        var bytes = try utf8Bytes(of: data, charset: contentType.flatMap(charset(in:)))
+        var forgiven: [FeedRepair] = []
+        var bytes = try utf8Bytes(of: data, charset: contentType.flatMap(charset(in:)), forgiven: &forgiven)
         if let kind = FeedMarkup.otherFormat(of: bytes) { throw FeedError(kind, line: 1, column: 1) }
-        let forgiven = FeedMarkup.forgive(&bytes)
+        forgiven += FeedMarkup.forgive(&bytes)
         try FeedMarkup.blankProcessingInstructions(in: &bytes)
         return (Data(bytes), forgiven)
     }
@@ -74,8 +77,14 @@ extension FeedReader {
         return nil
     }
 
-    /// The document in UTF-8, its declaration naming UTF-8.
-    private static func utf8Bytes(of data: Data, charset: String?) throws(FeedError) -> [UInt8] {
+    /// The document in UTF-8, its declaration naming UTF-8. A document that names no encoding
+    /// and is not valid UTF-8 is read as Windows-1252, the encoding the WHATWG Encoding
+    /// standard falls back on, and `forgiven` says so.
+    private static func utf8Bytes(
+        of data: Data,
+        charset: String?,
+        forgiven: inout [FeedRepair]
+    ) throws(FeedError) -> [UInt8] {
         let bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             // A byte-order mark outranks every label, as in browsers.
@@ -88,7 +97,11 @@ extension FeedReader {
         }
         let declaration = FeedDeclaration(of: bytes)
         let label = charset ?? declaration?.encoding
-        guard let label else { return try validated(bytes) }
+        guard let label else {
+            guard !isValidUTF8(bytes) else { return bytes }
+            forgiven.append(.decodedAsWindows1252)
+            return Array(Windows1252.decode(bytes).utf8)
+        }
         guard let encoding = FeedEncoding(label: label) else {
             let position =
                 charset == nil
@@ -112,7 +125,7 @@ extension FeedReader {
             }
             converted = bytes
         case .windows1252:
-            converted = Array(FeedEncoding.decodeWindows1252(bytes).utf8)
+            converted = Array(Windows1252.decode(bytes).utf8)
         case .foundation(let encoding, let name):
             guard String(data: Data(FeedEncoding.probe(for: name)), encoding: encoding) != nil else {
                 throw FeedError(
@@ -142,6 +155,10 @@ extension FeedReader {
         var converted = Array(text.utf8)
         FeedDeclaration(of: converted)?.declareUTF8(in: &converted)
         return try validated(converted)
+    }
+
+    private static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        (try? validated(bytes)) != nil
     }
 
     /// `bytes` if they are valid UTF-8; otherwise an error at the first byte that is not.

@@ -146,24 +146,4 @@ enum FeedEncoding {
         ("UTF-16BE", 0, "unicodefffe utf-16be"),
         ("UTF-16LE", 0, "csunicode iso-10646-ucs-2 ucs-2 unicode unicodefeff utf-16 utf-16le"),
     ]
-
-    /// `bytes` read as the standard's Windows-1252: Latin-1, except that 0x80 to 0x9F hold
-    /// the curly quotes, dashes and other marks Windows put there; the five bytes Windows
-    /// left empty stand for the C1 controls of the same number.
-    static func decodeWindows1252(_ bytes: [UInt8]) -> String {
-        var scalars = String.UnicodeScalarView()
-        for byte in bytes {
-            let value = (0x80...0x9F).contains(byte) ? windows1252High[Int(byte) - 0x80] : UInt32(byte)
-            scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
-        }
-        return String(scalars)
-    }
-
-    private static let windows1252High: [UInt32] = [
-        0x20AC, 0x81, 0x201A, 0x192, 0x201E, 0x2026, 0x2020, 0x2021, 0x2C6, 0x2030, 0x160, 0x2039, 0x152,
-        0x8D,
-        0x17D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x2DC, 0x2122, 0x161,
-        0x203A,
-        0x153, 0x9D, 0x17E, 0x178,
-    ]
 }

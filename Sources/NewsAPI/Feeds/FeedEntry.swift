@@ -47,21 +47,6 @@ public struct FeedEntry: Sendable, Hashable {
     public var summaryText: String? {
         summary.map { HTMLText.plain($0) }.flatMap { $0.isEmpty ? nil : $0 }
     }
-
-    /// The entry as an article, for screens that list both; `fallbackDate` stands in for a
-    /// missing publication date. Nil when the entry has no link.
-    public func article(fallbackDate: Date) -> Article? {
-        guard let link else { return nil }
-        return Article(
-            source: .init(id: nil, name: feedTitle ?? link.host ?? ""),
-            author: author,
-            title: title,
-            description: summaryText,
-            url: link,
-            urlToImage: image,
-            publishedAt: published ?? fallbackDate
-        )
-    }
 }
 
 /// Why a feed could not be read.

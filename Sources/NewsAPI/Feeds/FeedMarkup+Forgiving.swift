@@ -1,7 +1,10 @@
+import TributaryHTTP
+
 extension FeedMarkup {
     /// Repairs in `bytes` (UTF-8) the flaws for which `XMLParser` gives up on a whole document
-    /// although what they mean is plain: characters XML does not allow, HTML entities, bare
-    /// ampersands, namespace prefixes nobody declared. Returns what it repaired.
+    /// although what they mean is plain: characters XML does not allow, HTML entities, numeric
+    /// references to no character, bare ampersands, a `<` that opens no tag, namespace prefixes
+    /// nobody declared. Returns what it repaired.
     static func forgive(_ bytes: inout [UInt8]) -> [FeedRepair] {
         var scan = ForgivingScan(bytes: removingInvalidCharacters(from: bytes))
         scan.run()
@@ -11,7 +14,11 @@ extension FeedMarkup {
             repairs.append(.removedInvalidCharacters(count: scan.removedCharacters))
         }
         if !scan.entities.isEmpty { repairs.append(.mappedHTMLEntities(scan.entities)) }
+        if scan.replacedReferences > 0 {
+            repairs.append(.replacedInvalidReferences(count: scan.replacedReferences))
+        }
         if scan.ampersands > 0 { repairs.append(.escapedAmpersands(count: scan.ampersands)) }
+        if scan.lessThanSigns > 0 { repairs.append(.escapedLessThanSigns(count: scan.lessThanSigns)) }
         if !scan.undeclared.isEmpty { repairs.append(.declaredPrefixes(scan.undeclared)) }
         return repairs
     }
@@ -56,6 +63,8 @@ private struct ForgivingScan {
     var removedCharacters: Int
     var entities: [String] = []
     var ampersands = 0
+    var replacedReferences = 0
+    var lessThanSigns = 0
     private var used: [String] = []
     private var declared: Set<String> = []
     /// Where in `output` the root element's name ends: where missing declarations go.
@@ -119,8 +128,13 @@ private struct ForgivingScan {
             copy(through: "?>", from: index + 2)
         } else if FeedMarkup.starts(Array("<!".utf8), in: bytes, at: index) {
             declaration()
-        } else {
+        } else if index + 1 < bytes.count, Self.opensTag(bytes[index + 1]) {
             tag()
+        } else {
+            // A `<` before a space, a digit or `=` opens nothing: it is text, as in `a < b`.
+            output.append(contentsOf: "&lt;".utf8)
+            lessThanSigns += 1
+            index += 1
         }
     }
 
@@ -197,6 +211,16 @@ private struct ForgivingScan {
         }
     }
 
+    /// Whether `byte`, just after a `<`, can start a tag's name or a closing tag.
+    private static func opensTag(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"),
+            UInt8(ascii: ":"), UInt8(ascii: "/"), 0x80...0xFF:
+            true
+        default: false
+        }
+    }
+
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -235,34 +259,60 @@ private struct ForgivingScan {
             end += 1
         }
         guard end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > index + 1 else {
-            escapeAmpersand()
+            legacyReference(upTo: end)
             return
         }
         let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)[...]
         if name.first == "#" {
             let digits = name.dropFirst()
-            let value =
-                digits.first == "x" || digits.first == "X"
-                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-            guard let value else {
+            guard HTMLEntities.isNumeric(digits) else {
                 escapeAmpersand()
                 return
             }
-            if FeedMarkup.isXMLCharacter(value) {
+            let value = HTMLEntities.number(digits)
+            let scalar = HTMLEntities.character(numbered: value)
+            if scalar == "\u{FFFD}", value != 0xFFFD {
+                // As HTML reads it: zero, a surrogate or a number past Unicode stands for no
+                // character.
+                output.append(contentsOf: "&#xFFFD;".utf8)
+                replacedReferences += 1
+            } else if scalar.value != value {
+                output.append(contentsOf: "&#\(scalar.value);".utf8)
+            } else if FeedMarkup.isXMLCharacter(scalar.value) {
                 output.append(contentsOf: bytes[index...end])
             } else {
                 removedCharacters += 1
             }
         } else if ["amp", "lt", "gt", "quot", "apos"].contains(name) {
             output.append(contentsOf: bytes[index...end])
-        } else if let scalar = FeedEntities.scalar(named: name) {
-            output.append(contentsOf: "&#\(scalar);".utf8)
+        } else if let text = HTMLEntities.text(named: name) {
+            output.append(contentsOf: text.unicodeScalars.map { "&#\($0.value);" }.joined().utf8)
             if !entities.contains(String(name)) { entities.append(String(name)) }
         } else {
             escapeAmpersand()
             return
         }
         index = end + 1
+    }
+
+    /// An `&` whose name ends before `end` without a semicolon: one of the names HTML 4 had,
+    /// which HTML reads without it too (`&nbsp`, `&copy 2024`), unless a letter, a digit or `=`
+    /// goes on as in a URL's `&copyright=1`; or else a bare ampersand.
+    private mutating func legacyReference(upTo end: Int) {
+        let run = String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)[...]
+        guard let name = HTMLEntities.legacyName(prefixing: run), let text = HTMLEntities.text(named: name)
+        else {
+            escapeAmpersand()
+            return
+        }
+        let after = index + 1 + name.utf8.count
+        if after < bytes.count, Self.isReferenceByte(bytes[after]) || bytes[after] == UInt8(ascii: "=") {
+            escapeAmpersand()
+            return
+        }
+        output.append(contentsOf: text.unicodeScalars.map { "&#\($0.value);" }.joined().utf8)
+        if !entities.contains(String(name)) { entities.append(String(name)) }
+        index = after
     }
 
     private mutating func escapeAmpersand() {

@@ -9,6 +9,14 @@ public enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
     case mappedHTMLEntities([String])
     /// Ampersands that start no entity were read as text.
     case escapedAmpersands(count: Int)
+    /// Numeric character references to no character (zero, a surrogate, a number past
+    /// Unicode) were read as U+FFFD, as HTML reads them.
+    case replacedInvalidReferences(count: Int)
+    /// Less-than signs that open no tag (`a < b`) were read as text.
+    case escapedLessThanSigns(count: Int)
+    /// The document names no encoding and is not valid UTF-8, so it was read as Windows-1252,
+    /// as browsers read such a document.
+    case decodedAsWindows1252
     /// Namespace prefixes used without a declaration were declared.
     case declaredPrefixes([String])
     /// The XML breaks off where `error` says; the entries before it were kept.
@@ -22,6 +30,12 @@ public enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
             "read the HTML entit\(names.count == 1 ? "y" : "ies") \(names.map { "&\($0);" }.joined(separator: " "))"
         case .escapedAmpersands(let count):
             "read \(count) bare ampersand\(count == 1 ? "" : "s") as text"
+        case .replacedInvalidReferences(let count):
+            "read \(count) character reference\(count == 1 ? "" : "s") to no character as U+FFFD"
+        case .escapedLessThanSigns(let count):
+            "read \(count) < that open\(count == 1 ? "s" : "") no tag as text"
+        case .decodedAsWindows1252:
+            "read the document as Windows-1252, since it names no encoding and is not valid UTF-8"
         case .declaredPrefixes(let prefixes):
             "declared the namespace prefix\(prefixes.count == 1 ? "" : "es") \(prefixes.joined(separator: ", "))"
         case .stoppedEarly(let error):

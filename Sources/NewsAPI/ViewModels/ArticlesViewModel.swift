@@ -2,7 +2,8 @@ public import CombineSchedulers
 public import Foundation
 public import Tributary
 
-/// The state of an articles screen: a feed, a search box, a list that pages, and an alert.
+/// The state of an articles screen: a NewsAPI feed, a search box, a list that pages, and an
+/// alert. An RSS or Atom feed has its own screen, ``FeedViewModel``.
 ///
 /// Inputs are `@Published` and outputs follow them through one subscription made in `init`:
 /// typing is debounced, repeated searches and queries still being written (ending in `OR`, an
@@ -30,16 +31,12 @@ public final class ArticlesViewModel: ObservableObject {
         case source(id: String)
         /// Every article matching the search text; nothing while the search text is blank.
         case search
-        /// The entries of an RSS or Atom feed, narrowed locally by the search text.
-        case feed(URL)
     }
 
     /// Where a page comes from.
     public enum Origin: Hashable, Sendable {
         /// A NewsAPI endpoint, without paging.
         case newsAPI(NewsEndpoint)
-        /// An RSS or Atom feed, with the text that narrows it.
-        case feed(URL, filter: String)
     }
 
     /// One page asked for.
@@ -57,15 +54,14 @@ public final class ArticlesViewModel: ObservableObject {
             case .newsAPI(let endpoint):
                 let query = endpoint.queryItems.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
                 return "page \(page) of \(endpoint.path)\(query.isEmpty ? "" : "?" + query)"
-            case .feed(let url, let filter):
-                return "page \(page) of \(url.absoluteString)\(filter.isEmpty ? "" : " matching \(filter)")"
             }
         }
 
-        /// The NewsAPI endpoint, for pages that come from NewsAPI.
+        /// The NewsAPI endpoint the page comes from.
         public var endpoint: NewsEndpoint? {
-            guard case .newsAPI(let endpoint) = origin else { return nil }
-            return endpoint
+            switch origin {
+            case .newsAPI(let endpoint): endpoint
+            }
         }
     }
 
@@ -179,8 +175,7 @@ public final class ArticlesViewModel: ObservableObject {
 
     /// Where the page for `feed` and `query` comes from, or nil when there is nothing to ask.
     nonisolated static func origin(_ feed: Feed, query: String, pageSize: Int) -> Origin? {
-        if case .feed(let url) = feed { return .feed(url, filter: query) }
-        return endpoint(feed, query: query, pageSize: pageSize).map(Origin.newsAPI)
+        endpoint(feed, query: query, pageSize: pageSize).map(Origin.newsAPI)
     }
 
     nonisolated private static func endpoint(_ feed: Feed, query: String, pageSize: Int) -> NewsEndpoint? {
@@ -195,8 +190,6 @@ public final class ArticlesViewModel: ObservableObject {
             return .topHeadlines(.init(sources: [id], query: query, paging: paging))
         case .search:
             return query.map { .everything(query: $0, paging: paging) }
-        case .feed:
-            return nil
         }
     }
 
@@ -206,21 +199,7 @@ public final class ArticlesViewModel: ObservableObject {
     ) -> AnyPublisher<ArticlesPage, NewsError> {
         switch request.origin {
         case .newsAPI(let endpoint):
-            return client.articlesPublisher(endpoint.page(request.page))
-        case .feed(let url, let filter):
-            return client.feedPublisher(url)
-                .map { page in
-                    guard !filter.isEmpty else { return page }
-                    var narrowed = page
-                    narrowed.articles = page.articles.filter { article in
-                        [article.title, article.description ?? "", article.author ?? ""].contains {
-                            $0.localizedCaseInsensitiveContains(filter)
-                        }
-                    }
-                    narrowed.totalResults = narrowed.articles.count
-                    return narrowed
-                }
-                .eraseToAnyPublisher()
+            client.articlesPublisher(endpoint.page(request.page))
         }
     }
 

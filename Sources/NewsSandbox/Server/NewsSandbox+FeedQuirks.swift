@@ -77,6 +77,63 @@ extension NewsSandbox {
             )
         ),
         FeedQuirk(
+            name: "html5-entities.rss",
+            summary:
+                "HTML5 entities raw and escaped once more, as CMSs send them, and numeric references to no character",
+            contentType: "application/rss+xml",
+            body: Data(
+                rss(
+                    title: "Entities",
+                    items: """
+                        <item><title>Wait&hellip; it&rsquo;s the caf&eacute; &mdash; open&nbsp;late &check;</title>\
+                        <link>https://entities.example/1</link>\
+                        <description>&lt;p&gt;Fran&amp;ccedil;ois &amp;amp; Zo&amp;euml; &amp;ndash; &amp;starf;&lt;/p&gt;</description></item>
+                        <item><title>Caf&amp;eacute; &amp;ldquo;Bl&amp;aring;&amp;rdquo; &amp;hellip;</title>\
+                        <link>https://entities.example/2</link>\
+                        <description>Numbers: &#150; &#0; &#x110000; &amp;#146; &amp;#xD800;</description></item>
+                        """
+                ).utf8
+            )
+        ),
+        FeedQuirk(
+            name: "less-than.rss",
+            summary: "A raw < that opens no tag, in a title and in a summary",
+            contentType: "application/rss+xml",
+            body: Data(
+                rss(
+                    title: "Comparisons",
+                    items: """
+                        <item><title>a < b, and 3 <= 4</title><link>https://less.example/1</link>\
+                        <description>If x < 10 &amp;&amp; y > 2 then &lt;b&gt;bold&lt;/b&gt;</description></item>
+                        """
+                ).utf8
+            )
+        ),
+        FeedQuirk(
+            name: "undeclared-windows-1252.rss",
+            summary: "Windows-1252 bytes in a feed that names no encoding anywhere",
+            contentType: "application/rss+xml",
+            body: legacy(nil, title: [0x93] + Array("quoted".utf8) + [0x94] + Array(" caf".utf8) + [0xE9])
+        ),
+        FeedQuirk(
+            name: "undated-linkless.rss",
+            summary: "An entry without a date and one without a link, beside a whole one",
+            contentType: "application/rss+xml",
+            body: Data(
+                rss(
+                    title: "Bare entries",
+                    items: """
+                        <item><title>Whole entry</title><link>https://bare.example/1</link>\
+                        <description>Dated and linked.</description><pubDate>Tue, 18 Nov 2025 09:00:00 GMT</pubDate></item>
+                        <item><title>Undated entry</title><link>https://bare.example/2</link>\
+                        <description>No date at all.</description></item>
+                        <item><title>Linkless entry</title><description>A note with no page of its own.</description>\
+                        <pubDate>Tue, 18 Nov 2025 08:00:00 GMT</pubDate></item>
+                        """
+                ).utf8
+            )
+        ),
+        FeedQuirk(
             name: "undeclared-media.atom",
             summary: "Atom that uses media: without declaring it, as FeedKit's AtomMedia test feed",
             contentType: "application/atom+xml",

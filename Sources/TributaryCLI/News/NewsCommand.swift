@@ -101,7 +101,8 @@ struct NewsCommand: AsyncParsableCommand {
         @Option(help: "A two-letter country code, such as us or de.")
         var country: String?
 
-        @Option(help: "One of \(NewsCategory.allCases.map(\.rawValue).joined(separator: ", ")).")
+        // ArgumentParser lists the values itself.
+        @Option(help: "The category of the headlines.")
         var category: NewsCategory?
 
         @Option(help: "Source ids, separated by commas.")
@@ -219,7 +220,7 @@ struct NewsCommand: AsyncParsableCommand {
         @Option(help: "A two-letter country code.")
         var country: String?
 
-        @Option(help: "One of \(NewsCategory.allCases.map(\.rawValue).joined(separator: ", ")).")
+        @Option(help: "The category of the sources.")
         var category: NewsCategory?
 
         @Option(help: "A two-letter language code.")
@@ -327,12 +328,30 @@ private func refuseInvalid(_ endpoint: NewsEndpoint) throws {
 }
 
 /// Runs `body`, turning a NewsAPI failure into one line on standard error and exit code 1.
+///
+/// A server that cannot be reached or does not answer in time is named with the request and
+/// the cause, in the words every command uses for it (``APIError``'s own, which `hn` and
+/// `movies` print too); other failures keep the news service's alert-ready sentence.
 private func reporting<Result>(_ console: Console, _ body: () async throws -> Result) async throws -> Result {
     do {
         return try await body()
     } catch let error as NewsError {
-        console.note("error: \(error.alertMessage)")
+        if case .http(let failure) = error.kind, failure.isUnanswered {
+            console.note("error: \(failure.description)")
+        } else {
+            console.note("error: \(error.alertMessage)")
+        }
         throw ExitCode.failure
+    }
+}
+
+extension APIError {
+    /// Whether the server never answered: it could not be reached, or took too long.
+    var isUnanswered: Bool {
+        switch kind {
+        case .transport, .timedOut: true
+        default: false
+        }
     }
 }
 

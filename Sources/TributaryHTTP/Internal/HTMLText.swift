@@ -11,7 +11,14 @@ package enum HTMLText {
     package static func plain(_ html: String, keepingParagraphs: Bool = false) -> String {
         var reader = Reader(keepingParagraphs: keepingParagraphs)
         var tag: String?
+        var previous: Character?
         for character in html {
+            defer { previous = character }
+            if let open = tag, open.isEmpty, previous == "<", !Self.opensTag(character) {
+                // A `<` before a space, a digit or `=` starts no tag: it is text, as in `a < b`.
+                tag = nil
+                reader.pending += "<"
+            }
             if character == "<" {
                 if let open = tag { reader.pending += "<" + open }
                 tag = ""
@@ -28,18 +35,21 @@ package enum HTMLText {
         return reader.finish()
     }
 
+    /// Whether `character`, just after a `<`, makes it the start of a tag, a closing tag, a
+    /// comment or a declaration, as HTML's tokenizer decides.
+    fileprivate static func opensTag(_ character: Character) -> Bool {
+        (character.isASCII && character.isLetter) || character == "/" || character == "!" || character == "?"
+    }
+
     /// Elements that sit inside a line of text.
     fileprivate static let inline: Set<String> = [
         "a", "abbr", "b", "cite", "code", "em", "i", "kbd", "mark", "q", "s", "small", "span", "strong",
         "sub", "sup", "u",
     ]
 
-    private static let named: [Substring: Character] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "mdash": "—",
-        "ndash": "–", "hellip": "…", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "eacute": "é",
-    ]
-
-    /// `text` with its named and numeric character references decoded.
+    /// `text` with its character references decoded as HTML decodes them: every named
+    /// reference of HTML5, the HTML 4 names also without their semicolon, and numeric ones,
+    /// where a number that stands for no character is U+FFFD. Anything else stays as written.
     package static func decodeEntities(_ text: String) -> String {
         guard text.contains("&") else { return text }
         var result = ""
@@ -47,29 +57,34 @@ package enum HTMLText {
         while let ampersand = rest.firstIndex(of: "&") {
             result += rest[..<ampersand]
             let after = rest[rest.index(after: ampersand)...]
-            guard let semicolon = after.prefix(10).firstIndex(of: ";") else {
+            let name = after.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "#") }
+            let closed = after[name.endIndex...].first == ";"
+            if name.first == "#", HTMLEntities.isNumeric(name.dropFirst()) {
+                result.unicodeScalars.append(
+                    HTMLEntities.character(numbered: HTMLEntities.number(name.dropFirst()))
+                )
+                rest = after[name.endIndex...].dropFirst(closed ? 1 : 0)
+            } else if closed, let decoded = HTMLEntities.text(named: name) {
+                result += decoded
+                rest = after[name.endIndex...].dropFirst()
+            } else if let legacy = HTMLEntities.legacyName(prefixing: name),
+                !Self.continuesAName(after[legacy.endIndex...])
+            {
+                result += HTMLEntities.text(named: legacy) ?? ""
+                rest = after[legacy.endIndex...].dropFirst(after[legacy.endIndex...].first == ";" ? 1 : 0)
+            } else {
                 result.append("&")
                 rest = after
-                continue
             }
-            let name = after[..<semicolon]
-            if let character = named[name] ?? number(name) {
-                result.append(character)
-            } else {
-                result += "&\(name);"
-            }
-            rest = after[after.index(after: semicolon)...]
         }
         return result + rest
     }
 
-    private static func number(_ name: Substring) -> Character? {
-        guard name.first == "#" else { return nil }
-        let digits = name.dropFirst()
-        let value =
-            digits.first == "x" || digits.first == "X"
-            ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-        return value.flatMap(Unicode.Scalar.init).map(Character.init)
+    /// Whether `text`, which follows a name HTML reads without a semicolon, goes on as if the
+    /// name were longer, as in a URL's `&copyright=1`; then the name is not a reference.
+    private static func continuesAName(_ text: Substring) -> Bool {
+        guard let next = text.first else { return false }
+        return next == "=" || (next.isASCII && (next.isLetter || next.isNumber))
     }
 
     /// The value of attribute `name` in the inside of a tag, such as `a href="x" rel=nofollow`.

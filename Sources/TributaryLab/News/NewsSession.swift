@@ -3,8 +3,10 @@ import Foundation
 import NewsAPI
 import Tributary
 
-/// One page's news reader: an ``ArticlesViewModel`` and a ``SourcesViewModel``, the same an iOS
-/// app uses, fed the page's inputs and sending back their state as JSON whenever it changes.
+/// One page's news reader: an ``ArticlesViewModel`` (or, for an RSS or Atom feed, a
+/// ``FeedViewModel``) and a ``SourcesViewModel``, the same an iOS app uses, fed the page's
+/// inputs and sending back their state as JSON whenever it changes. A feed's entries keep what
+/// the feed gave: one without a date or a link is sent without it.
 ///
 /// Inputs: `{"type":"input","feed":{"kind":"top"|"category"|"search"|"source"|"feed",…},
 /// "searchText":"…","seq":n}`, `{"type":"loadMore"}`, `{"type":"refresh"}`,
@@ -17,6 +19,9 @@ final class NewsSession {
     private let news: LabNews
     private let send: @Sendable (String) -> Void
     private var articles: ArticlesViewModel?
+    private var feedReader: FeedViewModel?
+    /// What pushes the list shown: the articles' state, or the feed's.
+    private var listWatch: AnyCancellable?
     private var sources: SourcesViewModel?
     private var subscriptions: Set<AnyCancellable> = []
     /// The request whose answer is loading, and the search text of the answer shown.
@@ -62,7 +67,7 @@ final class NewsSession {
         }
         switch message.type {
         case "input":
-            guard let given = message.feed, let feed = given.feed else {
+            guard let given = message.feed, let choice = given.choice else {
                 send(
                     LiveMessage.invalidText(
                         "badFeed",
@@ -73,17 +78,15 @@ final class NewsSession {
             }
             let searchText = String((message.searchText ?? "").prefix(500))
             articlesInput = message.seq ?? articlesInput
-            if let articles {
-                if articles.feed != feed { articles.feed = feed }
-                if articles.searchText != searchText { articles.searchText = searchText }
-            } else {
-                start(feed: feed, searchText: searchText)
+            switch choice {
+            case .articles(let feed): show(feed, searchText: searchText)
+            case .feed(let url): read(url, searchText: searchText)
             }
-            pushArticles()
         case "loadMore":
             articles?.loadMore()
         case "refresh":
             articles?.refresh()
+            feedReader?.refresh()
         case "sources":
             let country = message.country.flatMap { $0.isEmpty ? nil : $0 }
             let category = message.category.flatMap(NewsCategory.init(rawValue:))
@@ -101,20 +104,43 @@ final class NewsSession {
         }
     }
 
-    private func start(feed: ArticlesViewModel.Feed, searchText: String) {
-        let model = ArticlesViewModel(
-            feed: feed,
-            searchText: searchText,
-            client: news.client,
-            scheduler: news.scheduler,
-            debounce: news.debounceStride
-        )
-        articles = model
-        model.objectWillChange
-            .receive(on: news.scheduler)
-            .sink { [weak self] _ in self?.pushArticles() }
-            .store(in: &subscriptions)
+    /// Shows a NewsAPI feed, in place of any RSS or Atom feed read so far.
+    private func show(_ feed: ArticlesViewModel.Feed, searchText: String) {
+        feedReader = nil
+        if let articles {
+            if articles.feed != feed { articles.feed = feed }
+            if articles.searchText != searchText { articles.searchText = searchText }
+        } else {
+            let model = ArticlesViewModel(
+                feed: feed,
+                searchText: searchText,
+                client: news.client,
+                scheduler: news.scheduler,
+                debounce: news.debounceStride
+            )
+            articles = model
+            listWatch = watch(model) { $0.pushArticles() }
+        }
         pushArticles()
+    }
+
+    /// Reads an RSS or Atom feed, in place of any NewsAPI feed shown so far.
+    private func read(_ url: URL, searchText: String) {
+        articles = nil
+        if let feedReader {
+            if feedReader.url != url { feedReader.url = url }
+            if feedReader.searchText != searchText { feedReader.searchText = searchText }
+        } else {
+            let model = FeedViewModel(
+                url: url,
+                searchText: searchText,
+                client: news.client,
+                scheduler: news.scheduler
+            )
+            feedReader = model
+            listWatch = watch(model) { $0.pushFeed() }
+        }
+        pushFeed()
     }
 
     private func startSources() -> SourcesViewModel {
@@ -124,12 +150,21 @@ final class NewsSession {
             debounce: news.debounceStride
         )
         sources = model
-        model.objectWillChange
-            .receive(on: news.scheduler)
-            .sink { [weak self] _ in self?.pushSources() }
-            .store(in: &subscriptions)
+        watch(model) { $0.pushSources() }.store(in: &subscriptions)
         pushSources()
         return model
+    }
+
+    /// Sends a state with `push` after each change of `model`, once the change is made.
+    private func watch(
+        _ model: some ObservableObject,
+        with push: @escaping (NewsSession) -> Void
+    ) -> AnyCancellable {
+        model.objectWillChange
+            .receive(on: news.scheduler)
+            .sink { [weak self] _ in
+                if let self { push(self) }
+            }
     }
 
     private func pushArticles() {
@@ -165,6 +200,37 @@ final class NewsSession {
                 error: error,
                 canLoadMore: model.canLoadMore,
                 totalResults: model.totalResults
+            )
+        )
+    }
+
+    private func pushFeed() {
+        guard let model = feedReader else { return }
+        let (state, error) = Self.describe(model.state, message: model.errorMessage)
+        let shown = model.entries.map { entry in
+            ArticleCard(
+                title: entry.title,
+                url: entry.link?.absoluteString,
+                source: entry.feedTitle ?? model.document?.title ?? entry.link?.host ?? "",
+                author: entry.author,
+                publishedAt: entry.published,
+                description: entry.summaryText,
+                image: entry.image.map { news.thumbnail(of: $0) }
+            )
+        }
+        deliver(
+            "articles",
+            ArticlesState(
+                seq: articlesInput,
+                state: state,
+                refreshing: model.isRefreshing,
+                loadingMore: false,
+                searchText: model.searchText,
+                unfinishedQuery: nil,
+                articles: shown,
+                error: error,
+                canLoadMore: false,
+                totalResults: model.document?.entries.count ?? 0
             )
         )
     }
@@ -214,7 +280,6 @@ final class NewsSession {
         case .newsAPI(.topHeadlines(let query)): query.query ?? ""
         case .newsAPI(.everything(let query)): query.query ?? ""
         case .newsAPI(.sources): ""
-        case .feed(_, let filter): filter
         }
     }
 
@@ -226,15 +291,21 @@ final class NewsSession {
             var id: String?
             var url: String?
 
-            var feed: ArticlesViewModel.Feed? {
+            /// What the page chose to read: a NewsAPI feed, or an RSS or Atom feed.
+            enum Choice {
+                case articles(ArticlesViewModel.Feed)
+                case feed(URL)
+            }
+
+            var choice: Choice? {
                 switch kind {
-                case "top": return .topHeadlines(country: Self.country(country))
+                case "top": return .articles(.topHeadlines(country: Self.country(country)))
                 case "category":
                     return category.flatMap(NewsCategory.init(rawValue:)).map {
-                        .category($0, country: Self.country(country))
+                        .articles(.category($0, country: Self.country(country)))
                     }
-                case "search": return .search
-                case "source": return id.flatMap { $0.isEmpty ? nil : .source(id: $0) }
+                case "search": return .articles(.search)
+                case "source": return id.flatMap { $0.isEmpty ? nil : .articles(.source(id: $0)) }
                 case "feed":
                     guard let url = url.flatMap(URL.init(string:)), let scheme = url.scheme?.lowercased(),
                         scheme == "http" || scheme == "https", url.host != nil
@@ -258,12 +329,13 @@ final class NewsSession {
         var seq: Int?
     }
 
+    /// An article, or a feed's entry; an entry may have no link and no date.
     private struct ArticleCard: Encodable {
         var title: String
-        var url: String
+        var url: String?
         var source: String
         var author: String?
-        var publishedAt: Date
+        var publishedAt: Date?
         var description: String?
         var image: String?
     }

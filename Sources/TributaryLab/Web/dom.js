@@ -20,8 +20,12 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-/** `text` as a link target if it is an http(s) URL; anything else (javascript:, data:) is dropped. */
+/**
+ * `text` as a link target if it is an http(s) URL; anything else (javascript:, data:) is dropped,
+ * and so is no text at all, which would otherwise resolve to a page of this site named "undefined".
+ */
 export function safeURL(text) {
+  if (typeof text !== 'string' || text.trim() === '') return null;
   try {
     const url = new URL(text, location.href);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;

@@ -13,6 +13,26 @@ struct FeedEncodingTests {
         #expect(try FeedCorpus.quirk(quirk).entries.map(\.title) == [title])
     }
 
+    /// A document that names no encoding anywhere and is not UTF-8 is read as browsers read
+    /// it, as Windows-1252, and the repairs say so; one that names UTF-8 is still held to it.
+    @Test func readsAnUndeclaredDocumentThatIsNotUTF8AsWindows1252() throws {
+        let feed = try FeedCorpus.quirk("undeclared-windows-1252.rss")
+        #expect(feed.entries.map(\.title) == ["“quoted” café"])
+        #expect(feed.forgiven == [.decodedAsWindows1252])
+        #expect(
+            feed.forgiven.map(\.description) == [
+                "read the document as Windows-1252, since it names no encoding and is not valid UTF-8"
+            ]
+        )
+        let body = NewsSandbox.feedQuirk("undeclared-windows-1252.rss").body
+        #expect(throws: FeedError.self) {
+            try FeedReader.read(body, contentType: "application/rss+xml; charset=utf-8")
+        }
+        let utf8 = Data(#"<rss version="2.0"><channel><item><title>café</title></item></channel></rss>"#.utf8)
+        #expect(try FeedReader.document(utf8).entries.map(\.title) == ["café"])
+        #expect(try FeedReader.document(utf8).forgiven.isEmpty)
+    }
+
     @Test func theHeadersCharsetOutranksTheDeclarationAndAByteOrderMarkOutranksBoth() throws {
         let latin = NewsSandbox.feedQuirk("latin1.rss").body
         #expect(

@@ -56,6 +56,51 @@ struct FeedForgivingTests {
         )
     }
 
+    /// HTML5's named references, raw (which XML does not define) or escaped once more (which
+    /// the feed's HTML then holds), and numeric ones as HTML reads them.
+    @Test func readsEveryHTMLEntityRawOrEscapedAndNumbersAsHTMLDoes() throws {
+        let feed = try FeedCorpus.quirk("html5-entities.rss")
+        #expect(
+            feed.entries.map(\.title) == [
+                "Wait… it’s the café — open\u{A0}late ✓", "Café “Blå” …",
+            ]
+        )
+        #expect(feed.entries[0].summaryText == "François & Zoë – ★")
+        #expect(feed.entries[1].summaryText == "Numbers: – \u{FFFD} \u{FFFD} ’ \u{FFFD}")
+        #expect(
+            feed.forgiven == [
+                .mappedHTMLEntities(["hellip", "rsquo", "eacute", "mdash", "nbsp", "check"]),
+                .replacedInvalidReferences(count: 2),
+            ]
+        )
+        #expect(feed.forgiven[1].description == "read 2 character references to no character as U+FFFD")
+    }
+
+    /// HTML 4's names also without their semicolon, as HTML reads them, but not in a URL's
+    /// `&copy=2`, where the name goes on.
+    @Test func readsHTML4NamesWithoutTheirSemicolon() throws {
+        let text = """
+            <rss version="2.0"><channel><title>T</title>
+            <item><title>Caf&eacute &copy 2024 &amp co</title>\
+            <link>https://example.com/?a=1&copy=2&region=eu</link></item>
+            </channel></rss>
+            """
+        let feed = try FeedReader.document(Data(text.utf8))
+        #expect(feed.entries.map(\.title) == ["Café © 2024 & co"])
+        #expect(feed.entries.map(\.link) == [URL(string: "https://example.com/?a=1&copy=2&region=eu")])
+        #expect(
+            feed.forgiven == [.mappedHTMLEntities(["eacute", "copy", "amp"]), .escapedAmpersands(count: 2)]
+        )
+    }
+
+    @Test func keepsALessThanSignThatOpensNoTagAsText() throws {
+        let feed = try FeedCorpus.quirk("less-than.rss")
+        #expect(feed.entries.map(\.title) == ["a < b, and 3 <= 4"])
+        #expect(feed.entries[0].summaryText == "If x < 10 && y > 2 then bold")
+        #expect(feed.forgiven == [.escapedLessThanSigns(count: 3)])
+        #expect(feed.forgiven.map(\.description) == ["read 3 < that open no tag as text"])
+    }
+
     @Test func declaresPrefixesNobodyDeclared() throws {
         let atom = try FeedCorpus.quirk("undeclared-media.atom")
         #expect(atom.entries.map(\.title) == ["Video post"])
