@@ -392,6 +392,14 @@ def streams(run, first, second):
         second.get(f"{base}/streams/{state['id']}")
         wait(second, lambda: "viewing" in second.find_element(By.CSS_SELECTOR, ".toolbar").text)
         wait(first, lambda: "2 viewing" in first.find_element(By.CSS_SELECTOR, ".toolbar").text)
+        # Each window says who it is once; the other sees the name, and it is kept for next time.
+        for driver, name in [(first, "Ada"), (second, "Grace")]:
+            field = driver.find_element(By.CSS_SELECTOR, "input.name-field")
+            field.clear()
+            field.send_keys(name)
+        wait(first, lambda: "2 viewing: Ada, Grace" in first.find_element(By.CSS_SELECTOR, ".toolbar").text)
+        wait(second, lambda: "2 viewing: Ada, Grace" in second.find_element(By.CSS_SELECTOR, ".toolbar").text)
+        assert first.execute_script("return localStorage.getItem('tributary.displayName')") == "Ada"
         document = json.loads(editor_text(first).get_attribute("value"))
         document["name"] = "Edited in the first window"
         replace_text(first, json.dumps(document, indent=2))
@@ -399,10 +407,34 @@ def streams(run, first, second):
         started = time.monotonic()
         wait(second, lambda: second.find_element(By.TAG_NAME, "h1").text == "Edited in the first window", 5)
         print(f"     the second window had the save after {1000 * (time.monotonic() - started):.0f} ms")
+        wait(second, lambda: "saved by Ada" in second.find_element(By.CSS_SELECTOR, ".toolbar").text)
+        wait(second, lambda: " · Ada · " in second.find_element(By.CSS_SELECTOR, "ul.versions").text)
 
     run.step("streams-two-windows", second, together)
 
+    def merged():
+        # Different parts: the first window's stream and the second's node merge on their own.
+        mine = json.loads(editor_text(second).get_attribute("value"))
+        mine["streams"][0]["items"][0]["value"] = 41
+        replace_text(second, json.dumps(mine, indent=2))
+        theirs = json.loads(editor_text(first).get_attribute("value"))
+        theirs["nodes"][0]["expression"] = "$0 * 3"
+        replace_text(first, json.dumps(theirs, indent=2))
+        first.find_element(By.XPATH, "//button[text()='Save']").click()
+        wait(second, lambda: "Merged version" in second.find_element(By.CSS_SELECTOR, ".toolbar").text)
+        text = editor_text(second).get_attribute("value")
+        assert '"value": 41' in text and "$0 * 3" in text, text
+        second.find_element(By.XPATH, "//button[text()='Save']").click()
+        wait(first, lambda: '"value": 41' in editor_text(first).get_attribute("value"))
+        saved = api(base, "GET", f"/api/streams/{state['id']}")
+        assert saved["document"]["streams"][0]["items"][0]["value"] == 41, saved
+        assert saved["document"]["nodes"][0]["expression"] == "$0 * 3", saved
+        assert saved["author"] == "Grace", saved
+
+    run.step("streams-merge", second, merged)
+
     def conflict():
+        # The same part: only it is asked about, theirs or mine.
         mine = json.loads(editor_text(second).get_attribute("value"))
         mine["name"] = "Kept in the second window"
         replace_text(second, json.dumps(mine, indent=2))
@@ -410,8 +442,15 @@ def streams(run, first, second):
         theirs["name"] = "Saved again in the first"
         replace_text(first, json.dumps(theirs, indent=2))
         first.find_element(By.XPATH, "//button[text()='Save']").click()
-        wait(second, lambda: "Changed by another viewer" in second.find_element(By.CSS_SELECTOR, "[role=alert]").text)
+        banner = wait(second, lambda: second.find_element(By.CSS_SELECTOR, ".banner.merge"))
+        assert "changed what you changed" in banner.text, banner.text
+        assert [legend.text for legend in banner.find_elements(By.TAG_NAME, "legend")] == ["name"]
         assert "Kept in the second window" in editor_text(second).get_attribute("value")
+        second.save_screenshot(os.path.join(run.shots, "streams-conflict-choice.png"))
+        banner.find_element(By.XPATH, ".//button[text()='Merge']").click()
+        assert "Kept in the second window" in editor_text(second).get_attribute("value")
+        second.find_element(By.XPATH, "//button[text()='Save']").click()
+        wait(first, lambda: first.find_element(By.TAG_NAME, "h1").text == "Kept in the second window")
 
     run.step("streams-conflict", second, conflict)
 
@@ -559,10 +598,6 @@ def streams(run, first, second):
     run.step("streams-delete", first, delete)
 
 
-if __name__ == "__main__":
-    main()
-
-
 def recordings(run, first, second):
     """The lab runs with --record: its news reader's lanes arrive live in the recording "lab news"."""
     base = run.base
@@ -578,6 +613,7 @@ def recordings(run, first, second):
         return int(text.split(" ")[0]) if text and text[0].isdigit() else 0
 
     def listed():
+        first.get(f"{base}/?token={TOKEN}")
         first.get(base + "/news?view=search")
         box = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[type=search]"))
         box.send_keys("swift")
@@ -629,12 +665,17 @@ def recordings(run, first, second):
     def as_document():
         first.find_element(By.XPATH, "//button[text()='Open as document']").click()
         wait(first, lambda: first.current_url.startswith(base + "/streams/"))
-        wait(first, lambda: "typed" in editor_text(first) or "response" in editor_text(first))
+        wait(first, lambda: "\"id\": \"request\"" in editor_text(first).get_attribute("value"))
 
     run.step("recordings-open-as-document", first, as_document)
 
     def missing():
         first.get(base + "/recordings/no-such-recording")
         wait(first, lambda: "There is no recording" in first.find_element(By.TAG_NAME, "main").text)
+        assert first.find_element(By.TAG_NAME, "h1").text == "No such recording"
 
     run.step("recordings-missing", first, missing)
+
+
+if __name__ == "__main__":
+    main()

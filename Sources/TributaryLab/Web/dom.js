@@ -58,3 +58,15 @@ export function debounced(delay, action) {
     timer = setTimeout(() => action(...values), delay);
   };
 }
+
+/** A request to the lab's API with the page's session: the status and the body, read as JSON when it is JSON. */
+export async function api(path, options = {}) {
+  const response = await fetch(path, {
+    ...options,
+    headers: { 'Content-Type': 'application/json', ...(options.headers ?? {}) },
+    credentials: 'same-origin',
+  });
+  const type = response.headers.get('Content-Type') ?? '';
+  const body = type.includes('json') ? await response.json() : await response.text();
+  return { status: response.status, ok: response.ok, body, headers: response.headers };
+}

@@ -1,7 +1,7 @@
 // Recordings: the lanes of running apps, as they arrive. Each subscription is a bar from when it
 // began to how it ended; values are marbles on it, demand ticks under it. The view follows the
 // newest events until paused, zooms and pans, and shows any value clicked.
-import { el, socketURL, status } from './dom.js';
+import { api, el, socketURL, status } from './dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const LABEL = 150; // the lane names' column, in pixels
@@ -20,17 +20,6 @@ function svg(tag, attributes = {}, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
-}
-
-async function api(path, options = {}) {
-  const response = await fetch(path, {
-    ...options,
-    headers: { 'Content-Type': 'application/json', ...(options.headers ?? {}) },
-    credentials: 'same-origin',
-  });
-  const type = response.headers.get('Content-Type') ?? '';
-  const body = type.includes('json') ? await response.json() : await response.text();
-  return { status: response.status, ok: response.ok, body };
 }
 
 function failure(body, fallback) {
@@ -397,7 +386,24 @@ function renderRecording(main, navigate, id) {
 
   const resize = () => draw();
   addEventListener('resize', resize);
-  connect();
+  // The live socket cannot say why it was refused, so the recording is looked up first.
+  api(`/api/recordings/${encodeURIComponent(id)}?limit=1`).then((answer) => {
+    if (gone) return;
+    if (answer.status === 404 || answer.status === 400) {
+      main.replaceChildren(
+        el('h1', {}, 'No such recording'),
+        el('p', { role: 'alert' }, `There is no recording “${id}”: it may have been deleted, or the link is not whole.`),
+        el('p', {}, el('a', { href: '/recordings', 'data-internal': true }, 'All recordings'))
+      );
+      return;
+    }
+    if (!answer.ok) {
+      state.replaceChildren(status('failed', failure(answer.body, 'The recording could not be read.')));
+      return;
+    }
+    title.textContent = answer.body.name;
+    connect();
+  }).catch(() => state.replaceChildren(status('failed', 'The lab could not be reached.')));
   return () => {
     gone = true;
     clearTimeout(retry);

@@ -1,7 +1,17 @@
 // Stream documents: the list, and an editor that runs and draws each version, saves with the
 // version it was based on, and follows every other viewer's saves over the live socket.
-import { debounced, el, socketURL, status } from './dom.js';
+import { api, debounced, el, socketURL, status } from './dom.js';
 import { formatJSON, inDocumentOrder, jsonError, sameJSON } from './json.js';
+import { mergeDocuments, resolve } from './merge.js';
+
+// The name others see beside this browser's saves and in who is viewing, kept in the browser.
+const nameKey = 'tributary.displayName';
+function displayName() {
+  try { return localStorage.getItem(nameKey) ?? ''; } catch { return ''; }
+}
+function keepDisplayName(name) {
+  try { localStorage.setItem(nameKey, name); } catch { /* a private window keeps it for the page only */ }
+}
 
 // The operators and the fields each reads, as TributaryStreams' catalogue says: fetched once.
 let catalogue = null;
@@ -9,17 +19,6 @@ function operatorCatalogue() {
   catalogue ??= fetch('/api/operators').then((r) => r.json()).then((body) => body.operators)
     .catch(() => { catalogue = null; return []; });
   return catalogue;
-}
-
-async function api(path, options = {}) {
-  const response = await fetch(path, {
-    ...options,
-    headers: { 'Content-Type': 'application/json', ...(options.headers ?? {}) },
-    credentials: 'same-origin',
-  });
-  const type = response.headers.get('Content-Type') ?? '';
-  const body = type.includes('json') ? await response.json() : await response.text();
-  return { status: response.status, ok: response.ok, body, headers: response.headers };
 }
 
 /** A value as the Values field writes it: plain text where that reads back as the same string. */
@@ -107,6 +106,7 @@ function renderList(main, navigate) {
 
 function renderEditor(main, navigate, id) {
   let base = null;          // the version the text is based on
+  let baseDocument = null;  // that version's document, which a merge compares both sides with
   let latest = null;        // the newest version known
   let dirty = false;
   let problem = null;       // why the text is no document, while it is not one
@@ -123,6 +123,15 @@ function renderEditor(main, navigate, id) {
   const heading = el('h1', {}, 'Document');
   const versionPill = el('span', { class: 'pill', 'aria-live': 'polite' }, '');
   const viewersPill = el('span', { class: 'pill', 'aria-live': 'polite' }, '');
+  const nameField = el('input', {
+    type: 'text', maxlength: '64', placeholder: 'Your name', value: displayName(), 'aria-label': 'Your name, shown to others',
+    class: 'name-field', autocomplete: 'nickname',
+  });
+  const announceName = debounced(400, () => {
+    keepDisplayName(nameField.value.trim());
+    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'hello', name: nameField.value.trim() }));
+  });
+  nameField.addEventListener('input', announceName);
   const saveButton = el('button', { class: 'primary', type: 'button', disabled: true, 'aria-describedby': 'save-reason', onclick: () => save() }, 'Save');
   const saveReason = el('span', { class: 'meta', id: 'save-reason' });
   const staleLabel = el('span', { class: 'stale-label', hidden: true }, 'stale');
@@ -165,7 +174,8 @@ function renderEditor(main, navigate, id) {
 
   main.append(
     heading,
-    el('div', { class: 'toolbar' }, versionPill, viewersPill, el('span', { class: 'spacer' }), note, deleteButton, shareButton, saveReason, saveButton),
+    el('div', { class: 'toolbar' }, versionPill, viewersPill, el('label', { class: 'name-label' }, 'You are', nameField),
+      el('span', { class: 'spacer' }), note, deleteButton, shareButton, saveReason, saveButton),
     banner,
     el('div', { class: 'split' },
       el('div', { class: 'panel' }, el('h2', {}, 'Edit'), form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), el('div', { class: 'json-editor' }, gutter, text), error),
@@ -201,6 +211,7 @@ function renderEditor(main, navigate, id) {
     numberLines();
     heading.textContent = documentObject.name ?? 'Untitled document';
     base = version;
+    baseDocument = documentObject;
     latest = Math.max(latest ?? 0, version);
     dirty = false;
     banner.replaceChildren();
@@ -479,7 +490,7 @@ function renderEditor(main, navigate, id) {
     const { value, failure } = parsed();
     if (failure || !socket || socket.readyState !== WebSocket.OPEN) return;
     note.textContent = 'Saving…';
-    socket.send(JSON.stringify({ type: 'save', baseVersion: base, document: value }));
+    socket.send(JSON.stringify({ type: 'save', baseVersion: base, document: value, author: displayName() || undefined }));
   }
 
   /** Asks on the page before deleting: the document and every version go, for every viewer. */
@@ -516,16 +527,71 @@ function renderEditor(main, navigate, id) {
     }
   }
 
-  function offerChoice(version, theirs) {
-    banner.replaceChildren(el('div', { class: 'banner', role: 'alert' },
-      el('span', {}, `Changed by another viewer (version ${version}) — reload or keep mine.`),
-      el('button', { class: 'secondary', type: 'button', onclick: () => show(theirs, version) }, 'Reload'),
-      el('button', { class: 'primary', type: 'button', onclick: () => { base = version; banner.replaceChildren(); updateButtons(); save(); } }, 'Keep mine')));
+  /** A short line of what a part holds, for choosing between two versions of it. */
+  function partText(value) {
+    if (value === undefined) return 'deleted';
+    const text = JSON.stringify(value);
+    return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+  }
+
+  /**
+   * Another save arrived while this page has edits: both are merged against the version the
+   * edits began from. Parts changed on one side only are taken as they are; parts both changed
+   * differently are offered, each on its own, as theirs or mine. `saving` saves once settled.
+   */
+  function reconcile(version, theirs, saving, author) {
+    const mine = parsed().value;
+    if (!mine || !baseDocument) {
+      banner.replaceChildren(el('div', { class: 'banner', role: 'alert' },
+        el('span', {}, `Version ${version} was saved by ${author ?? 'another viewer'}, and your text is not a document to merge. Reload to take theirs.`),
+        el('button', { class: 'secondary', type: 'button', onclick: () => show(theirs, version) }, 'Reload')));
+      return;
+    }
+    const result = mergeDocuments(baseDocument, mine, theirs);
+    const settle = (merged) => {
+      const keepEdits = !sameJSON(merged, theirs);
+      show(theirs, version);
+      if (keepEdits) {
+        text.value = formatJSON(inDocumentOrder(merged));
+        numberLines();
+        drawForm(merged);
+        dirty = true;
+        updateButtons();
+        run();
+      }
+      const taken = result.fromThem.length ? `their ${result.fromThem.join(', ')}` : 'nothing of theirs';
+      const kept = result.fromMe.length ? `your ${result.fromMe.join(', ')}` : '';
+      note.textContent = `Merged version ${version}${author ? ` by ${author}` : ''}: ${taken}${kept ? `, and ${kept}` : ''}.`;
+      if (saving && keepEdits) save();
+    };
+    if (result.conflicts.length === 0) {
+      settle(result.merged);
+      return;
+    }
+    const choices = new Map(result.conflicts.map((conflict) => [conflict.key, 'mine']));
+    const rows = result.conflicts.map((conflict) => {
+      const name = `choice-${conflict.key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+      const option = (side, value) => el('label', { class: 'choice' },
+        el('input', { type: 'radio', name, value: side, checked: side === 'mine',
+          onchange: () => choices.set(conflict.key, side) }),
+        el('strong', {}, side === 'mine' ? 'Mine' : 'Theirs'), el('code', {}, partText(value)));
+      return el('fieldset', { class: 'conflict' }, el('legend', {}, conflict.key),
+        option('theirs', conflict.theirs), option('mine', conflict.mine));
+    });
+    const merged = [...result.fromThem.map((key) => `${key} (theirs)`), ...result.fromMe.map((key) => `${key} (yours)`)];
+    banner.replaceChildren(el('div', { class: 'banner merge', role: 'alert' },
+      el('p', {}, `Version ${version}${author ? `, saved by ${author},` : ''} changed what you changed. Choose for each part:`),
+      ...rows,
+      merged.length ? el('p', { class: 'meta' }, `Merged without asking: ${merged.join(', ')}.`) : null,
+      el('button', { class: 'primary', type: 'button', onclick: () => settle(resolve(result, choices, theirs, mine)) },
+        saving ? 'Merge and save' : 'Merge'),
+      el('button', { class: 'secondary', type: 'button', onclick: () => show(theirs, version) }, 'Take theirs whole')));
   }
 
   function connect() {
     socket = new WebSocket(socketURL(`/api/streams/${id}/live`));
     socket.addEventListener('open', () => {
+      if (displayName()) socket.send(JSON.stringify({ type: 'hello', name: displayName() }));
       if (base !== null) socket.send(JSON.stringify({ type: 'resume', version: latest }));
     });
     socket.addEventListener('message', (event) => {
@@ -534,7 +600,7 @@ function renderEditor(main, navigate, id) {
         case 'snapshot':
           if (message.viewers) viewersPill.textContent = `${message.viewers} viewing`;
           if (!dirty || base === null) show(message.document, message.version);
-          else if (message.version !== base) offerChoice(message.version, message.document);
+          else if (message.version !== base) reconcile(message.version, message.document, false);
           latest = Math.max(latest ?? 0, message.version);
           break;
         case 'saved':
@@ -543,7 +609,7 @@ function renderEditor(main, navigate, id) {
             note.textContent = `Saved as version ${message.version}.`;
             show(message.document, message.version);
           } else if (dirty) {
-            offerChoice(message.version, message.document);
+            reconcile(message.version, message.document, false, message.author);
           } else {
             show(message.document, message.version);
             note.textContent = `Version ${message.version} saved by ${message.author}.`;
@@ -551,14 +617,19 @@ function renderEditor(main, navigate, id) {
           break;
         case 'conflict':
           note.textContent = '';
-          offerChoice(message.version, message.document);
+          reconcile(message.version, message.document, true);
           break;
         case 'invalid':
           note.textContent = errorText(message.error);
           break;
-        case 'presence':
-          viewersPill.textContent = `${message.viewers} viewing`;
+        case 'presence': {
+          const names = message.names ?? [];
+          const others = message.viewers - names.length;
+          viewersPill.textContent = names.length
+            ? `${message.viewers} viewing: ${names.join(', ')}${others > 0 ? ` and ${others} more` : ''}`
+            : `${message.viewers} viewing`;
           break;
+        }
         case 'deleted':
           banner.replaceChildren(el('div', { class: 'banner', role: 'alert' }, 'This document was deleted.'));
           saveButton.disabled = true;
