@@ -214,6 +214,7 @@ struct LabBenchmarkError: Error, CustomStringConvertible {
 let benchmarks: @Sendable () -> Void = {
     fanOutBenchmarks()
     laneBenchmarks()
+    laneLiveBenchmarks()
     readBenchmarks()
     saveBenchmarks()
     idleConnectionBenchmarks()
