@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import Testing
+import Tributary
+import TributaryAsyncHTTPClient
+import TributaryLab
+import TributaryLabClient
+import TributaryStreams
+import TributaryTestSupport
+
+@testable import TributaryCLI
+
+/// `tributary recordings list / show / document / test` against a lab holding a recording.
+@Suite(.timeLimit(.minutes(1)))
+struct RecordingsCommandTests {
+    func command<Command: ParsableCommand>(_ arguments: [String], as: Command.Type) throws -> Command {
+        try #require(try TributaryCommand.parseAsRoot(arguments) as? Command)
+    }
+
+    @Test func listsShowsAndTurnsARecordingIntoADocumentAndATest() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "recordings-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let token = "recordings-token-0123456789"
+        let server = LabServer(
+            store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
+            token: token
+        )
+        try await server.withRunning { url in
+            let recorder = LabLaneRecorder(lab: url, token: token, recording: "typing")
+            let typed = PassthroughSubject<String, Never>()
+            let cancellable = typed.lane("typed", recorder: recorder)
+                .map { $0.count }
+                .lane("counted", recorder: recorder)
+                .sink { _ in }
+            for text in ["s", "sw", "swift"] { typed.send(text) }
+            typed.send(completion: .finished)
+            cancellable.cancel()
+            try await recorder.flush()
+            let lab = ["--lab", url.absoluteString, "--token", token]
+
+            let listed = CapturedConsole()
+            try await command(["recordings", "list"] + lab, as: RecordingsCommand.List.self)
+                .execute(console: listed.console)
+            let line = try #require(listed.output.split(separator: "\n").first)
+            #expect(line.contains("  typing  12 events"))
+            let id = String(line.prefix { $0 != " " })
+
+            let shown = CapturedConsole()
+            try await command(["recordings", "show", id] + lab, as: RecordingsCommand.Show.self)
+                .execute(console: shown.console)
+            #expect(shown.output.contains("typed #"))
+            #expect(shown.output.contains("value swift"))
+            #expect(shown.output.contains("counted #"))
+
+            let marbles = CapturedConsole()
+            try await command(
+                ["recordings", "show", id, "--marbles", "--frame", "10"] + lab,
+                as: RecordingsCommand.Show.self
+            )
+            .execute(console: marbles.console)
+            #expect(marbles.output.contains("typed    (abc|)"))
+            #expect(marbles.output.contains("c = swift"))
+            #expect(marbles.output.contains("counted  (125|)"))
+
+            let made = CapturedConsole()
+            try await command(
+                ["recordings", "document", id, "--lanes", "typed,counted"] + lab,
+                as: RecordingsCommand.Document.self
+            )
+            .execute(console: made.console)
+            let documentID = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let document = try await AsyncHTTPClientTransport.withTransport { transport in
+                try await LabClient(baseURL: url, token: token, transport: transport).document(documentID)
+                    .document
+            }
+            #expect(document.streams.map(\.id) == ["typed", "counted"])
+
+            let test = CapturedConsole()
+            try await command(["recordings", "test", id] + lab, as: RecordingsCommand.Test.self)
+                .execute(console: test.console)
+            #expect(test.output.contains("import Testing"))
+            #expect(test.output.contains("@Test"))
+
+            await #expect(throws: (any Error).self) {
+                try await command(
+                    ["recordings", "show", "no-such-recording"] + lab,
+                    as: RecordingsCommand.Show.self
+                )
+                .execute(console: CapturedConsole().console)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ["recordings", "document", "x", "--lanes", " , "], ["recordings", "show", "x", "--frame", "0"],
+    ])
+    func refusesBadArguments(arguments: [String]) {
+        #expect(throws: (any Error).self) { try TributaryCommand.parseAsRoot(arguments) }
+    }
+}
