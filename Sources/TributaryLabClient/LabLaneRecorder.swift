@@ -28,12 +28,16 @@ public final class LabLaneRecorder: LaneRecording {
         case recordingFull(String)
         /// The lab had not stored every event within the time allowed.
         case timedOut(stored: Int, recorded: Int)
+        /// The lab refused a batch as malformed, which a recorder of this version never sends;
+        /// the recorder stopped rather than send what the lab cannot take.
+        case refused(String)
 
         public var description: String {
             switch self {
             case .recordingFull(let message): "The lab's recording is full: \(message)"
             case .timedOut(let stored, let recorded):
                 "The lab had stored \(stored) of \(recorded) events when the time ran out."
+            case .refused(let message): "The lab refused the recorder's events: \(message)"
             }
         }
     }
@@ -81,7 +85,8 @@ public final class LabLaneRecorder: LaneRecording {
         buffer.append(event)
     }
 
-    /// Events recorded that were not kept: the buffer was full, or the recording is.
+    /// Events recorded that were not kept: the buffer was full, the recording is, or the lab
+    /// refused them.
     public var dropped: Int {
         buffer.state.withLock { $0.dropped }
     }
@@ -100,9 +105,9 @@ public final class LabLaneRecorder: LaneRecording {
         }
         let deadline = ContinuousClock.now + timeout
         while true {
-            let (acknowledged, full) = buffer.state.withLock { ($0.acknowledged, $0.full) }
-            // A full recording gives up on what it cannot keep, which also settles the count.
-            if let full { throw Error.recordingFull(full) }
+            let (acknowledged, ended) = buffer.state.withLock { ($0.acknowledged, $0.ended) }
+            // An ended recorder gives up on what it cannot keep, which also settles the count.
+            if let ended { throw ended }
             if acknowledged >= target { return }
             guard ContinuousClock.now < deadline else {
                 throw Error.timedOut(stored: acknowledged - start, recorded: target - start)
@@ -135,8 +140,8 @@ final class EventBuffer: Sendable {
         /// The number of the next event to send on the current connection.
         var sent = 0
         var dropped = 0
-        /// The lab's reason, once the recording is full.
-        var full: String?
+        /// Why the recorder stopped sending: the recording is full, or the lab refused a batch.
+        var ended: LabLaneRecorder.Error?
         /// Someone waits for everything to be stored: send what there is without waiting.
         var flushing = false
         var recorded: Int { acknowledged + pending.count }
@@ -144,6 +149,19 @@ final class EventBuffer: Sendable {
 
     let capacity: Int
     let state = Protected(State())
+    /// About how many bytes of JSON one batch holds at most.
+    static let batchBytes = 1 << 20
+
+    /// About how many bytes an event takes as JSON: its texts, as sent, and the rest.
+    static func size(of event: LaneEvent) -> Int {
+        let text: Int =
+            switch event.kind {
+            case .value(let value), .failed(let value): min(value.utf8.count, IngestLink.longestText * 4)
+            default: 0
+            }
+        return 120 + min(event.lane.utf8.count, IngestLink.longestText * 4)
+            + min(event.source.utf8.count, IngestLink.longestText * 4) + text
+    }
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -151,7 +169,7 @@ final class EventBuffer: Sendable {
 
     func append(_ event: LaneEvent) {
         state.withLock { state in
-            if state.pending.count >= capacity || state.full != nil {
+            if state.pending.count >= capacity || state.ended != nil {
                 state.dropped += 1
             } else {
                 state.pending.append(event)
@@ -170,21 +188,10 @@ final class EventBuffer: Sendable {
         }
     }
 
-    /// The lab refused the batch that begins at `first`, so its events are given up.
-    func giveUp(from first: Int, count: Int) {
+    /// Stops recording for `reason`: what is held and what comes is counted as dropped.
+    func end(_ reason: LabLaneRecorder.Error) {
         state.withLock { state in
-            guard first == state.acknowledged else { return }
-            let lost = min(count, state.pending.count)
-            state.pending.removeFirst(lost)
-            state.acknowledged += lost
-            state.dropped += lost
-            state.sent = max(state.sent, state.acknowledged)
-        }
-    }
-
-    func markFull(_ reason: String) {
-        state.withLock { state in
-            state.full = reason
+            state.ended = reason
             state.dropped += state.pending.count
             state.acknowledged += state.pending.count
             state.pending.removeAll()
@@ -206,7 +213,13 @@ final class EventBuffer: Sendable {
                 state.sent - state.acknowledged < inFlightLimit
             else { return nil }
             let start = state.sent - state.acknowledged
-            let count = min(waiting, batchSize)
+            // Bounded in bytes too, well under the lab's 4 MiB a message, however long the values.
+            var count = 0
+            var bytes = 0
+            while count < min(waiting, batchSize), count == 0 || bytes < Self.batchBytes {
+                bytes += Self.size(of: state.pending[start + count])
+                count += 1
+            }
             let events = Array(state.pending[start..<(start + count)])
             let first = state.sent
             state.sent += count
@@ -217,8 +230,8 @@ final class EventBuffer: Sendable {
 
 /// The recorder's connection to the lab: made, fed, and made again when it drops.
 struct IngestLink: Sendable {
-    /// The most characters of a value, error or name that a recorder sends, so that no event
-    /// makes a batch the lab would refuse.
+    /// The most Unicode scalars of a value, error or name that a recorder sends, so that no
+    /// event makes a batch the lab would refuse.
     static let longestText = 4_096
 
     var url: String
@@ -233,7 +246,7 @@ struct IngestLink: Sendable {
         var pause = Duration.milliseconds(100)
         var headers = HTTPFields()
         headers[.authorization] = "Bearer \(token)"
-        while !Task.isCancelled, buffer.state.withLock({ $0.full == nil }) {
+        while !Task.isCancelled, buffer.state.withLock({ $0.ended == nil }) {
             let heard = Protected(false)
             _ = try? await WebSocketClient.connect(
                 url: url,
@@ -258,11 +271,12 @@ struct IngestLink: Sendable {
                                 ready.withLock { $0 = true }
                             case .full(_, let next, let problem):
                                 buffer.acknowledge(next)
-                                buffer.markFull(problem.message)
+                                buffer.end(.recordingFull(problem.message))
                                 return
-                            case .invalid:
-                                let first = buffer.state.withLock { $0.acknowledged }
-                                buffer.giveUp(from: first, count: batchSize)
+                            case .invalid(let problem):
+                                // Sending the same events again would be refused again.
+                                buffer.end(.refused(problem.message))
+                                return
                             }
                         }
                     }
@@ -311,11 +325,12 @@ struct IngestLink: Sendable {
 
     private func recorded(_ event: LaneEvent) -> RecordedLaneEvent {
         let elapsed = event.time.components
+        // What the lab checks, a recorder always meets: a named lane, a time that is not negative.
         var record = RecordedLaneEvent(
-            lane: Self.clipped(event.lane),
-            subscription: event.subscription,
+            lane: event.lane.isEmpty ? "lane" : Self.clipped(event.lane),
+            subscription: max(event.subscription, 1),
             kind: .subscribed,
-            t: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18,
+            t: max(Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18, 0),
             source: Self.clipped(event.source)
         )
         switch event.kind {
@@ -335,7 +350,13 @@ struct IngestLink: Sendable {
         return record
     }
 
-    private static func clipped(_ text: String) -> String {
-        text.count <= longestText ? text : String(text.prefix(longestText - 1)) + "…"
+    /// `text`, cut to ``longestText`` scalars (so at most four times as many bytes) with an
+    /// ellipsis where it was cut.
+    static func clipped(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > longestText else { return text }
+        var cut = String.UnicodeScalarView(scalars.prefix(longestText - 1))
+        cut.append("…")
+        return String(cut)
     }
 }

@@ -157,6 +157,31 @@ struct LabLaneRecorderIngestTests {
         #expect(recorder.dropped == 0)
     }
 
+    /// A thousand values of 100 KB each: cut to 4,096 characters, and sent in batches the lab
+    /// takes, rather than one message over its 4 MiB.
+    @Test func clipsLongValuesAndBoundsBatchesInBytes() async throws {
+        try await withLab { lab in
+            let recorder = LabLaneRecorder(lab: lab.base, token: lab.token, recording: "long values")
+            let long = String(repeating: "é", count: 100_000)
+            let subject = PassthroughSubject<String, Never>()
+            let cancellable = subject.lane("", recorder: recorder).sink { _ in }
+            for _ in 0..<1_000 { subject.send(long) }
+            cancellable.cancel()
+            try await recorder.flush()
+            #expect(recorder.dropped == 0)
+            let id = try #require(try await client(lab).recordings().first { $0.name == "long values" }?.id)
+            let events = try await client(lab).recording(id).events
+            #expect(events.count == 1_003)
+            let values = events.compactMap { event -> String? in
+                if case .value(let value) = event.kind { return value }
+                return nil
+            }
+            #expect(values.count == 1_000)
+            #expect(values.allSatisfy { $0.unicodeScalars.count == 4_096 && $0.hasSuffix("…") })
+            #expect(Set(events.map(\.lane)) == ["lane"])
+        }
+    }
+
     @Test func saysWhenTheRecordingIsFull() async throws {
         var configuration = LabConfiguration()
         configuration.maximumRecordingEvents = 100
