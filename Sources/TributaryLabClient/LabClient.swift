@@ -113,10 +113,8 @@ public struct LabClient: Sendable {
     /// grows from 0.2 s to 5 s, and resumes from the version last published, so no version is
     /// published twice. It fails when the document is deleted or does not exist.
     public func live(_ id: String) -> AnyPublisher<SharedDocument, LiveDocumentError> {
-        // The lab's ids are 22 URL-safe characters; no other could ever be found.
-        guard id.count == 22,
-            id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-        else {
+        // No id of another form could ever be found.
+        guard DocumentID.isWellFormed(id) else {
             return Fail(error: .notFound(id: id)).eraseToAnyPublisher()
         }
         let url = liveURL(id)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Tributary
+import TributaryLabWire
 
 /// The one place the lab decides who a request is and whether it may go on.
 ///

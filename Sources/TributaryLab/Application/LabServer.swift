@@ -7,6 +7,7 @@ public import Logging
 import NIOCore
 import ServiceLifecycle
 import Tributary
+import TributaryLabWire
 import TributaryStreams
 public import UnixSignals
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import TributaryLabWire
 import TributaryStreams
 
 /// `/api/streams`: documents stored, versioned and read.

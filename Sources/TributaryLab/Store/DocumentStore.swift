@@ -1,4 +1,5 @@
 public import Foundation
+import TributaryLabWire
 public import TributaryStreams
 
 /// A stream document as the lab keeps it: its current version and who saved it when.
@@ -214,28 +215,5 @@ enum DocumentCursor {
     /// The time now, to the millisecond, so that what a store keeps reads back the same.
     static func now() -> Date {
         Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded() / 1000)
-    }
-}
-
-/// Ids with 128 random bits, in URL-safe base 64 without padding.
-enum DocumentID {
-    static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return base64URL(Data(bytes))
-    }
-
-    /// `data` in URL-safe base 64 without padding.
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Whether `text` could be an id: 22 URL-safe characters.
-    static func isWellFormed(_ text: String) -> Bool {
-        text.count == 22
-            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 }
