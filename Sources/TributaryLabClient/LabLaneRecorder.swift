@@ -298,7 +298,6 @@ struct IngestLink: Sendable {
         to outbound: WebSocketOutboundWriter,
         whenReady ready: Protected<Bool>
     ) async throws {
-        let encoder = JSONEncoder()
         var lastSent = ContinuousClock.now
         while !Task.isCancelled {
             guard ready.withLock({ $0 }) else {
@@ -318,7 +317,7 @@ struct IngestLink: Sendable {
                 events: batch.events.map(recorded),
                 dropped: dropped
             )
-            try await outbound.writeTextMessage(String(decoding: try encoder.encode(message), as: UTF8.self))
+            try await outbound.writeTextMessage(message.json)
             lastSent = .now
         }
     }

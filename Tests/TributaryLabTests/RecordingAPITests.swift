@@ -207,6 +207,101 @@ struct RecordingIngestTests {
     }
 
     /// Past the cap, what fits is stored and the recorder hears the recording is full.
+    /// Counts past any recording, and texts longer than a recorder sends, are refused, so no
+    /// sum overflows and nothing made from a recording grows without bound.
+    @Test func refusesImpossibleCountsAndOverlongTexts() async throws {
+        try await withLab { lab in
+            let id = try await lab.makeRecording("bounded")
+            let recorder = LiveViewer(lab.ingest(id, recorder: UUID()))
+            try await waitUntil { recorder.storedNext == [0] }
+            let long = String(repeating: "x", count: 4_097)
+            let texts = [
+                batchText(first: 0, laneEvents("a", 1), dropped: Int.max),
+                batchText(first: Int.max, laneEvents("a", 1)),
+                batchText(
+                    first: 0,
+                    [
+                        RecordedLaneEvent(
+                            lane: "a",
+                            subscription: 1,
+                            kind: .value,
+                            value: long,
+                            t: 1,
+                            source: ""
+                        )
+                    ]
+                ),
+                batchText(
+                    first: 0,
+                    [RecordedLaneEvent(lane: long, subscription: 1, kind: .subscribed, t: 1, source: "")]
+                ),
+                batchText(
+                    first: 0,
+                    [RecordedLaneEvent(lane: "a", subscription: Int.max, kind: .subscribed, t: 1, source: "")]
+                ),
+            ]
+            for text in texts { recorder.send(text) }
+            try await waitUntil { recorder.invalidCodes.count == texts.count }
+            let paths = recorder.messages(of: "invalid").map {
+                ($0["error"] as? [String: Any])?["path"] as? String
+            }
+            #expect(
+                paths == [
+                    "$.dropped", "$.first", "$.events[0].value", "$.events[0].lane",
+                    "$.events[0].subscription",
+                ]
+            )
+            // A whole recorder's worth of dropped events, twice, sums without overflowing.
+            let most = 1 << 50
+            recorder.send(batchText(first: 0, laneEvents("a", 1), dropped: most))
+            recorder.send(batchText(first: 1, laneEvents("a", 1), dropped: most))
+            try await waitUntil { recorder.storedNext.last == 2 }
+            let other = LiveViewer(lab.ingest(id, recorder: UUID()))
+            try await waitUntil { other.storedNext == [0] }
+            other.send(batchText(first: 0, laneEvents("b", 1), dropped: most))
+            try await waitUntil { other.storedNext.last == 1 }
+            let read = try await lab.send(.get, "/api/recordings/\(id)")
+            #expect(read.json["dropped"] as? Int == 2 * most)
+            // The last cursor there could be is refused, not added to.
+            #expect(try await lab.send(.get, "/api/recordings/\(id)?after=\(Int.max)").status == 400)
+            recorder.close()
+            other.close()
+        }
+    }
+
+    /// Lanes too large to replay are refused with a reason, not turned into a huge document or test.
+    @Test func refusesToReplayLanesTooLargeToMakeIntoADocumentOrATest() async throws {
+        try await withLab { lab in
+            let id = try await lab.makeRecording("large values")
+            let recorder = LiveViewer(lab.ingest(id, recorder: UUID()))
+            try await waitUntil { recorder.storedNext == [0] }
+            let value = String(repeating: "v", count: 4_096)
+            for batch in 0..<6 {
+                let events = (0..<50).map {
+                    RecordedLaneEvent(
+                        lane: "a",
+                        subscription: 1,
+                        kind: .value,
+                        value: value,
+                        t: Double(batch * 50 + $0),
+                        source: ""
+                    )
+                }
+                recorder.send(batchText(first: batch * 50, events))
+            }
+            try await waitUntil { recorder.storedNext.last == 300 }
+            let made = try await lab.send(
+                .post,
+                "/api/recordings/\(id)/document",
+                body: Data(#"{"lanes":["a"]}"#.utf8)
+            )
+            #expect(made.status == 422 && made.errorCode == "recordingTooLarge")
+            let test = try await lab.send(.get, "/api/recordings/\(id)/test.swift?input=a&output=a")
+            #expect(test.status == 422 && test.errorCode == "recordingTooLarge")
+            recorder.close()
+        }
+    }
+
     @Test func answersFullPastTheCap() async throws {
         var configuration = LabConfiguration()
         configuration.maximumRecordingEvents = 4

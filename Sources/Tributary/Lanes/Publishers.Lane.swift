@@ -46,6 +46,29 @@ extension Publisher {
     }
 }
 
+extension Publisher where Output: CustomStringConvertible {
+    /// Records the life of each subscription through this point of a pipeline, writing values
+    /// by their `description`, which for such values is what `String(describing:)` writes, read
+    /// directly rather than looked up on every value.
+    ///
+    /// - Parameters:
+    ///   - name: The lane's name, as recordings and the lab show it.
+    ///   - filter: Which events to record.
+    ///   - recorder: Where to record; `nil` uses ``Lanes/recorder`` as it is when subscribed.
+    ///   - file: The source file named in each event.
+    ///   - line: The source line named in each event.
+    /// - Returns: A publisher that publishes what this one does.
+    public func lane(
+        _ name: String,
+        filter: LaneFilter = .all,
+        recorder: (any LaneRecording)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Publishers.Lane<Self> {
+        lane(name, filter: filter, recorder: recorder, file: file, line: line, describe: { $0.description })
+    }
+}
+
 extension Publishers {
     /// A publisher that records the subscriptions through it into a ``LaneRecording``.
     public struct Lane<Upstream: Publisher>: Publisher {

@@ -168,9 +168,15 @@ struct RecordingIngestController {
         guard batch.type == "events" else {
             return .refused(invalid("A recorder sends messages of type \"events\" only.", path: "$.type"))
         }
-        guard batch.first >= 0 else { return .refused(invalid("first is never negative.", path: "$.first")) }
-        guard batch.dropped >= 0 else {
-            return .refused(invalid("dropped is never negative.", path: "$.dropped"))
+        guard (0...largestCount).contains(batch.first) else {
+            return .refused(
+                invalid("first is an event's number, from 0 to \(largestCount).", path: "$.first")
+            )
+        }
+        guard (0...largestCount).contains(batch.dropped) else {
+            return .refused(
+                invalid("dropped is a count of events, from 0 to \(largestCount).", path: "$.dropped")
+            )
         }
         for (index, event) in batch.events.enumerated() {
             if let (problem, field) = problem(with: event) {
@@ -180,10 +186,27 @@ struct RecordingIngestController {
         return .batch(batch)
     }
 
+    /// The largest count or number a batch may give: far beyond any recording, and far from
+    /// where sums of them would overflow.
+    static let largestCount = 1 << 50
+
+    /// The most Unicode scalars in an event's lane, source, value or error: as much as a
+    /// recorder sends, so that what is stored, paged, drawn and turned into tests stays bounded.
+    static let longestText = 4_096
+
     /// What is wrong with an event, and the field it is in; nil when nothing is.
     static func problem(with event: RecordedLaneEvent) -> (String, String)? {
         if event.lane.isEmpty { return ("A lane has a name.", ".lane") }
-        if event.subscription < 1 { return ("Subscriptions are numbered from 1.", ".subscription") }
+        for (text, field) in [
+            (event.lane, ".lane"), (event.source, ".source"), (event.value ?? "", ".value"),
+            (event.error ?? "", ".error"),
+        ]
+        where text.unicodeScalars.count > longestText {
+            return ("At most \(longestText) characters; a recorder cuts longer texts.", field)
+        }
+        if !(1...largestCount).contains(event.subscription) {
+            return ("Subscriptions are numbered from 1.", ".subscription")
+        }
         if !event.t.isFinite || event.t < 0 { return ("t is seconds since the recorder began.", ".t") }
         switch event.kind {
         case .value where event.value == nil: return ("A value event has a value.", ".value")

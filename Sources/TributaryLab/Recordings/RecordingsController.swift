@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import TributaryLabWire
+import TributaryStreams
 
 /// `/api/recordings`: the lanes recorded from running apps, made, listed, read in pages and
 /// deleted. Every route needs the token or the session.
@@ -60,7 +61,7 @@ struct RecordingsController {
             throw LabError.badRequest("badLimit", "limit must be from 1 to \(Self.pageSize).")
         }
         let after = query["after"].map { Int($0) ?? -2 } ?? -1
-        guard after >= -1 else {
+        guard after >= -1, after < Int.max else {
             throw LabError.badRequest(
                 "badCursor",
                 "after is the number of an event, as a page's next gives it."
@@ -103,6 +104,15 @@ struct RecordingsController {
             of: recorded.events,
             frame: body.frame
         )
+        let size = (try? document.encoded().count) ?? Int.max
+        guard size <= maximumBodySize else {
+            throw LabError(
+                status: .unprocessableContent,
+                code: "recordingTooLarge",
+                message:
+                    "The lanes make a document of \(size) bytes, and a document is at most \(maximumBodySize). Choose fewer lanes."
+            )
+        }
         let created = try await documents.create(document, author: "recording \(recorded.recording.name)")
         return Self.created(created.id, at: "/api/streams/\(created.id)")
     }
@@ -161,11 +171,34 @@ struct RecordingsController {
         _ store: any RecordingStore
     ) async throws -> (recording: RecordingSummary, lanes: [String], events: [RecordedLaneEvent]) {
         let recording = try await store.recording(id)
+        guard recording.events <= largestReplay else {
+            throw LabError(
+                status: .unprocessableContent,
+                code: "recordingTooLarge",
+                message:
+                    "The recording holds \(recording.events) events; documents, diagrams and tests are made of recordings of at most \(largestReplay). Record a shorter one."
+            )
+        }
         let lanes =
             names?.isEmpty == false
             ? try await Self.lanes(names ?? [], in: id, store) : try await store.lanes(id)
-        return (recording, lanes, try await store.events(id, lanes: Set(lanes)))
+        let events = try await store.events(id, lanes: Set(lanes))
+        let bytes = events.reduce(0) { $0 + ($1.value?.utf8.count ?? 0) + ($1.error?.utf8.count ?? 0) }
+        guard bytes <= largestReplayText else {
+            throw LabError(
+                status: .unprocessableContent,
+                code: "recordingTooLarge",
+                message:
+                    "The lanes' values take \(bytes) bytes; documents, diagrams and tests are made of at most \(largestReplayText). Choose fewer lanes."
+            )
+        }
+        return (recording, lanes, events)
     }
+
+    /// The most events a recording may hold to be turned into a document, a diagram or a test.
+    static let largestReplay = 100_000
+    /// The most bytes of values and errors in the lanes turned into one.
+    static let largestReplayText = 1 << 20
 
     /// `names` without repetitions, once each is found to be a lane of the recording; else a
     /// `400` that names those that are not.

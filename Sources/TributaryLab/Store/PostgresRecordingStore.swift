@@ -210,7 +210,9 @@ public struct PostgresRecordingStore: SharedRecordingStore {
             )
             var after = before
             after.events += plan.fresh.count
-            after.dropped += recorderDropped - dropped
+            // Each recorder's total is checked on the way in; the sum saturates all the same.
+            let (sum, overflow) = after.dropped.addingReportingOverflow(recorderDropped - dropped)
+            after.dropped = overflow ? Int.max : sum
             if after != before {
                 after.updatedAt = DocumentCursor.now()
                 try await connection.query(

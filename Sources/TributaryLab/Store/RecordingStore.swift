@@ -151,11 +151,7 @@ enum Recordings {
 
     /// How an event is kept: its JSON text.
     static func body(of event: RecordedLaneEvent) throws(RecordingStoreError) -> String {
-        do {
-            return String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
-        } catch {
-            throw .storage("an event could not be encoded: \(error)")
-        }
+        event.json
     }
 
     /// An event as a store reads it back.

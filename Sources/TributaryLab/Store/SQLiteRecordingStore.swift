@@ -195,7 +195,9 @@ public struct SQLiteRecordingStore: RecordingStore {
             )
             var after = before
             after.events += plan.fresh.count
-            after.dropped += recorderDropped - dropped
+            // Each recorder's total is checked on the way in; the sum saturates all the same.
+            let (sum, overflow) = after.dropped.addingReportingOverflow(recorderDropped - dropped)
+            after.dropped = overflow ? Int.max : sum
             if after != before { after.updatedAt = DocumentCursor.now() }
             try db.execute(
                 sql: "UPDATE recordings SET events = ?, dropped = ?, updated_at = ? WHERE id = ?",

@@ -22,6 +22,15 @@ function svg(tag, attributes = {}, ...children) {
   return node;
 }
 
+/**
+ * `text` with the characters that reorder what follows (bidi overrides, embeddings and
+ * isolates) written out as `\u{…}`, so that a lane named to look like another cannot.
+ */
+function visible(text) {
+  return String(text).replace(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g,
+    (character) => `\\u{${character.codePointAt(0).toString(16).toUpperCase()}}`);
+}
+
 function failure(body, fallback) {
   return body?.error?.message ?? fallback;
 }
@@ -75,7 +84,7 @@ function renderList(main, navigate) {
           el(
             'li',
             {},
-            el('a', { href: `/recordings/${encodeURIComponent(recording.id)}`, 'data-internal': true }, recording.name),
+            el('a', { href: `/recordings/${encodeURIComponent(recording.id)}`, 'data-internal': true }, visible(recording.name)),
             el(
               'span',
               { class: 'meta' },
@@ -233,14 +242,15 @@ function renderRecording(main, navigate, id) {
     for (const [select, pick] of [[inputLane, 0], [outputLane, names.length - 1]]) {
       const chosen = select.value;
       if (select.options.length === names.length) continue;
-      select.replaceChildren(...names.map((name) => el('option', { value: name }, name)));
+      select.replaceChildren(...names.map((name) => el('option', { value: name }, visible(name))));
       select.value = names.includes(chosen) ? chosen : names[Math.max(pick, 0)] ?? '';
     }
     updateTestLink();
   }
 
   function updateTestLink() {
-    const query = new URLSearchParams({ input: inputLane.value, output: outputLane.value });
+    // Spaces as %20: the lab reads a query's + as itself, as a lane name may hold one.
+    const query = `input=${encodeURIComponent(inputLane.value)}&output=${encodeURIComponent(outputLane.value)}`;
     testLink.href = `/api/recordings/${encodeURIComponent(id)}/test.swift?${query}`;
   }
   inputLane.addEventListener('change', updateTestLink);
@@ -260,7 +270,7 @@ function renderRecording(main, navigate, id) {
   }
 
   function show(event, text) {
-    detail.replaceChildren(el('strong', {}, event.lane), ` #${event.subscription} at ${span(event.t)}: `, el('code', {}, text));
+    detail.replaceChildren(el('strong', {}, visible(event.lane)), ` #${event.subscription} at ${span(event.t)}: `, el('code', {}, visible(text)));
   }
 
   function draw() {
@@ -292,8 +302,9 @@ function renderRecording(main, navigate, id) {
     for (const name of lanes.names()) {
       const { bars, height } = lanes.rows(name);
       const laneHeight = height * ROW;
-      nodes.push(svg('text', { x: 8, y: top + ROW / 2 + 4, class: 'lane-name' }, name.length > 18 ? `${name.slice(0, 17)}…` : name,
-        svg('title', {}, `${name} — ${bars[0]?.source ?? ''}`)));
+      const shown = visible(name);
+      nodes.push(svg('text', { x: 8, y: top + ROW / 2 + 4, class: 'lane-name' }, shown.length > 18 ? `${shown.slice(0, 17)}…` : shown,
+        svg('title', {}, `${shown} — ${visible(bars[0]?.source ?? '')}`)));
       for (const bar of bars) {
         const y = top + bar.row * ROW + ROW / 2;
         const end = bar.end ?? lanes.last;
@@ -328,7 +339,7 @@ function renderRecording(main, navigate, id) {
             cx: at, cy: y + lift, r: 6, class: 'marble', tabindex: 0, 'data-value': '',
             onclick: () => show({ lane: name, subscription: bar.subscription, t: value.t }, value.value),
             onkeydown: (event) => { if (event.key === 'Enter') show({ lane: name, subscription: bar.subscription, t: value.t }, value.value); },
-          }, svg('title', {}, `${value.value} at ${span(value.t)}`)));
+          }, svg('title', {}, `${visible(value.value)} at ${span(value.t)}`)));
         }
       }
       top += laneHeight + LANE_GAP;
@@ -344,7 +355,7 @@ function renderRecording(main, navigate, id) {
       switch (body.type) {
         case 'snapshot': {
           const snapshot = body;
-          recording = { name: snapshot.name ?? id, dropped: snapshot.dropped ?? 0 };
+          recording = { name: visible(snapshot.name ?? id), dropped: snapshot.dropped ?? 0 };
           title.textContent = recording.name;
           document.title = `${recording.name} — Tributary lab`;
           lanes.lanes.clear(); lanes.count = 0; lanes.last = 0;
@@ -401,7 +412,7 @@ function renderRecording(main, navigate, id) {
       state.replaceChildren(status('failed', failure(answer.body, 'The recording could not be read.')));
       return;
     }
-    title.textContent = answer.body.name;
+    title.textContent = visible(answer.body.name);
     connect();
   }).catch(() => state.replaceChildren(status('failed', 'The lab could not be reached.')));
   return () => {

@@ -280,11 +280,13 @@ public enum SVGRenderer {
             """
     }
 
-    private static func format(_ value: Double) -> String {
-        guard value != value.rounded() else { return String(Int(value)) }
+    /// `value` with at most two decimals and no trailing zeros or point, as SVG reads numbers.
+    static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
         var text = String(format: "%.2f", value)
         while text.hasSuffix("0") { text.removeLast() }
-        return text
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
     }
 
     private static func escape(_ text: String) -> String {
