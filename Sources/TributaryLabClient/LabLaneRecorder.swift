@@ -273,6 +273,9 @@ struct IngestLink: Sendable {
                                 buffer.acknowledge(next)
                                 buffer.end(.recordingFull(problem.message))
                                 return
+                            case .invalid(let problem) where problem.code == "superseded":
+                                // Another connection of this recorder took over; connect again.
+                                return
                             case .invalid(let problem):
                                 // Sending the same events again would be refused again.
                                 buffer.end(.refused(problem.message))

@@ -302,6 +302,29 @@ struct RecordingIngestTests {
         }
     }
 
+    /// A recorder's newer connection takes over; the older one's next batch is refused aloud,
+    /// not taken for a resend and dropped.
+    @Test func letsARecordersNewestConnectionTakeOver() async throws {
+        try await withLab { lab in
+            let id = try await lab.makeRecording("one voice")
+            let same = UUID()
+            let older = LiveViewer(lab.ingest(id, recorder: same))
+            try await waitUntil { older.storedNext == [0] }
+            let newer = LiveViewer(lab.ingest(id, recorder: same))
+            try await waitUntil { newer.storedNext == [0] }
+            older.send(batchText(first: 0, laneEvents("a", 3)))
+            try await waitUntil { older.invalidCodes == ["superseded"] }
+            newer.send(batchText(first: 0, laneEvents("b", 2)))
+            try await waitUntil { newer.storedNext.last == 2 }
+            let values =
+                (try await lab.send(.get, "/api/recordings/\(id)").json["events"] as? [[String: Any]])?
+                .map { $0["lane"] as? String }
+            #expect(values == ["b", "b"])
+            older.close()
+            newer.close()
+        }
+    }
+
     @Test func answersFullPastTheCap() async throws {
         var configuration = LabConfiguration()
         configuration.maximumRecordingEvents = 4

@@ -19,6 +19,8 @@ import TributaryLabWire
 struct RecordingIngestController {
     let service: RecordingService
     let connections: LiveConnections
+    /// Which connection of each recorder is the current one.
+    let sessions = RecorderSessions()
 
     /// The largest batch a recorder may send, in bytes.
     static let maximumMessageSize = 4 << 20
@@ -80,6 +82,12 @@ struct RecordingIngestController {
             try await outbound.close(.unexpectedServerError, reason: "The lab could not open the recording.")
             return
         }
+        // A recorder sends over one connection. The newest is the one: a recorder that reconnects
+        // need not wait for the lab to notice its old connection is gone, and the old one's late
+        // batches are refused aloud rather than taken for resends and dropped.
+        let key = "\(id)/\(recorder.uuidString)"
+        let session = sessions.begin(key)
+        defer { sessions.end(key, session) }
         try await outbound.write(.text(Self.reply(.stored(recording: id, next: next))))
         var message = ByteBuffer()
         do {
@@ -95,6 +103,18 @@ struct RecordingIngestController {
                     return
                 }
                 guard frame.fin else { continue }
+                guard sessions.isCurrent(key, session) else {
+                    let problem = LiveProblem(
+                        code: "superseded",
+                        message: "A newer connection of this recorder took over; this one sends no more."
+                    )
+                    try await outbound.write(.text(Self.reply(.invalid(problem))))
+                    try await outbound.close(
+                        .policyViolation,
+                        reason: "A newer connection of this recorder took over."
+                    )
+                    return
+                }
                 let reply = await handle(Data(message.readableBytesView), id: id, recorder: recorder)
                 message = ByteBuffer()
                 try await outbound.write(.text(Self.reply(reply)))
@@ -263,6 +283,30 @@ struct DecodingProblem {
         keys.reduce("$") { path, key in
             if let index = key.intValue { return path + "[\(index)]" }
             return path + "." + key.stringValue
+        }
+    }
+}
+
+/// The current connection of each recorder to each recording, by a number that grows.
+final class RecorderSessions: Sendable {
+    private let state = Protected<(next: Int, current: [String: Int])>((0, [:]))
+
+    /// Makes a new connection for `key` the current one; returns its number.
+    func begin(_ key: String) -> Int {
+        state.withLock { state in
+            state.next += 1
+            state.current[key] = state.next
+            return state.next
+        }
+    }
+
+    func isCurrent(_ key: String, _ session: Int) -> Bool {
+        state.withLock { $0.current[key] == session }
+    }
+
+    func end(_ key: String, _ session: Int) {
+        state.withLock { state in
+            if state.current[key] == session { state.current[key] = nil }
         }
     }
 }
