@@ -35,12 +35,16 @@ function failure(body, fallback) {
   return body?.error?.message ?? fallback;
 }
 
-/** `seconds` as people read a span: 850 ms, 2.4 s, 3 min 5 s. */
-export function span(seconds) {
-  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
-  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+/**
+ * `seconds` as people read a span: 850 ms, 2.4 s, 3 min 5 s; with as many decimals as `step`
+ * (the distance to the next label) needs, so that neighbouring labels never read the same.
+ */
+export function span(seconds, step = 1) {
+  const decimals = Math.min(3, Math.max(0, -Math.floor(Math.log10(step))));
+  if (seconds < 1 && step < 1) return `${(seconds * 1000).toFixed(Math.max(0, decimals - 3))} ms`;
+  if (seconds < 60) return `${seconds.toFixed(Math.max(decimals, seconds < 10 && step >= 1 ? 0 : decimals))} s`;
   const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${Math.round(seconds % 60)} s`;
+  return `${minutes} min ${(seconds - minutes * 60).toFixed(decimals)} s`;
 }
 
 export function renderRecordings(main, navigate) {
@@ -280,7 +284,9 @@ function renderRecording(main, navigate, id) {
   }
 
   function paint() {
-    counts.textContent = `${lanes.count} event${lanes.count === 1 ? '' : 's'}` +
+    const total = lanes.count + (recording.truncated ?? 0);
+    counts.textContent = `${total.toLocaleString()} event${total === 1 ? '' : 's'}` +
+      (recording.truncated ? ` (the latest ${lanes.count.toLocaleString()} drawn)` : '') +
       (recording.dropped ? ` · ${recording.dropped} dropped by the recorder` : '');
     const width = Math.max(chart.clientWidth, 320);
     const plot = width - LABEL - 10;
@@ -296,14 +302,14 @@ function renderRecording(main, navigate, id) {
     const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough) ?? rough;
     for (let t = Math.ceil(viewStart / step) * step; t <= viewEnd; t += step) {
       nodes.push(svg('line', { x1: x(t), x2: x(t), y1: 20, y2: '100%', class: 'grid' }));
-      nodes.push(svg('text', { x: x(t) + 3, y: 14, class: 'axis' }, span(Number(t.toFixed(6)))));
+      nodes.push(svg('text', { x: x(t) + 3, y: 14, class: 'axis' }, span(Number(t.toFixed(6)), step)));
     }
 
     for (const name of lanes.names()) {
       const { bars, height } = lanes.rows(name);
       const laneHeight = height * ROW;
       const shown = visible(name);
-      nodes.push(svg('text', { x: 8, y: top + ROW / 2 + 4, class: 'lane-name' }, shown.length > 18 ? `${shown.slice(0, 17)}…` : shown,
+      nodes.push(svg('text', { x: 8, y: top + ROW / 2 + 4, class: 'lane-name' }, shown.length > 14 ? `${shown.slice(0, 13)}…` : shown,
         svg('title', {}, `${shown} — ${visible(bars[0]?.source ?? '')}`)));
       for (const bar of bars) {
         const y = top + bar.row * ROW + ROW / 2;
@@ -311,7 +317,9 @@ function renderRecording(main, navigate, id) {
         if (end < viewStart || bar.start > viewEnd) continue;
         const from = Math.max(x(bar.start), LABEL);
         const to = Math.min(x(end), width);
-        const ended = bar.kind ? `${bar.kind}${bar.error ? `: ${bar.error}` : ''}` : 'still subscribed';
+        const ended = bar.kind ? `${bar.kind}${bar.error ? `: ${visible(bar.error)}` : ''}` : 'still subscribed';
+        // Each row is one subscription through the lane, numbered as the recorder numbered it.
+        nodes.push(svg('text', { x: LABEL - 6, y: y + 4, class: 'subscription', 'text-anchor': 'end' }, `#${bar.subscription}`));
         nodes.push(svg('line', { x1: from, x2: Math.max(to, from + 1), y1: y, y2: y, class: `bar ${bar.kind ?? 'open'}` },
           svg('title', {}, `${name} #${bar.subscription}, ${span(end - bar.start)}, ${ended}`)));
         for (const demand of bar.demands) {
@@ -355,13 +363,15 @@ function renderRecording(main, navigate, id) {
       switch (body.type) {
         case 'snapshot': {
           const snapshot = body;
-          recording = { name: visible(snapshot.name ?? id), dropped: snapshot.dropped ?? 0 };
+          recording = { name: visible(snapshot.name ?? id), dropped: snapshot.dropped ?? 0, truncated: snapshot.truncated ?? 0 };
           title.textContent = recording.name;
           document.title = `${recording.name} — Tributary lab`;
           lanes.lanes.clear(); lanes.count = 0; lanes.last = 0;
           for (const event of snapshot.events ?? []) lanes.add(event);
           state.replaceChildren(
-            snapshot.truncated ? status('empty', `Showing the latest events; ${snapshot.truncated} earlier ones are in the download.`) : ''
+            snapshot.truncated
+              ? status('empty', `Drawing the latest events; the ${snapshot.truncated.toLocaleString()} before them are read with GET /api/recordings/${id} or tributary recordings show.`)
+              : ''
           );
           updateChoices();
           draw();
