@@ -16,6 +16,14 @@ struct RecordingsCommand: AsyncParsableCommand {
         subcommands: [List.self, Show.self, Document.self, Test.self]
     )
 
+    /// The id of the recording `given` names: `given` itself when it is an id the lab knows,
+    /// else the id of the recording of that name, as recorders name them.
+    static func resolve(_ given: String, _ client: LabClient) async throws -> String {
+        let recordings = try await client.recordings()
+        if recordings.contains(where: { $0.id == given }) { return given }
+        return recordings.first { $0.name == given }?.id ?? given
+    }
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the lab's recordings.")
 
@@ -44,7 +52,7 @@ struct RecordingsCommand: AsyncParsableCommand {
                 "Print a recording's events, or with --marbles each lane's first subscription as marbles."
         )
 
-        @Argument(help: "The recording's id.")
+        @Argument(help: "The recording's id or name.")
         var id: String
 
         @Flag(help: "Print each lane as an RxJS marble diagram instead of event by event.")
@@ -65,7 +73,9 @@ struct RecordingsCommand: AsyncParsableCommand {
 
         func execute(console: Console) async throws {
             let id = id
-            let recording = try await options.withClient { client in try await client.recording(id) }
+            let recording = try await options.withClient { client in
+                try await client.recording(try await RecordingsCommand.resolve(id, client))
+            }
             console.print("\(recording.name): \(recording.events.count) events, \(recording.dropped) dropped")
             guard marbles else {
                 for event in recording.events {
@@ -74,10 +84,12 @@ struct RecordingsCommand: AsyncParsableCommand {
                 return
             }
             let memory = recording.memory
-            let width = recording.lanes.map(\.count).max() ?? 0
+            // Names are cut to 40 characters, so that one long name does not pad every line.
+            let names = recording.lanes.map { $0.count > 40 ? String($0.prefix(39)) + "…" : $0 }
+            let width = names.map(\.count).max() ?? 0
             let frame = Duration.nanoseconds(Int64(frame * 1e9))
-            for lane in recording.lanes {
-                let padded = lane.padding(toLength: width, withPad: " ", startingAt: 0)
+            for (lane, name) in zip(recording.lanes, names) {
+                let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
                 console.print("\(padded)  \(memory.marbles(lane: lane, frame: frame))")
                 for (letter, value) in memory.marbleValues(lane: lane).sorted(by: { $0.key < $1.key }) {
                     console.print("\(String(repeating: " ", count: width))    \(letter) = \(value)")
@@ -107,7 +119,7 @@ struct RecordingsCommand: AsyncParsableCommand {
             abstract: "Make a stream document of some lanes' values at their recorded times; prints its id."
         )
 
-        @Argument(help: "The recording's id.")
+        @Argument(help: "The recording's id or name.")
         var id: String
 
         @Option(help: "The lanes that become streams, separated by commas.")
@@ -134,7 +146,11 @@ struct RecordingsCommand: AsyncParsableCommand {
         func execute(console: Console) async throws {
             let (id, lanes, frame) = (id, laneNames, frame)
             let made = try await options.withClient { client in
-                try await client.document(fromRecording: id, lanes: lanes, frame: frame)
+                try await client.document(
+                    fromRecording: try await RecordingsCommand.resolve(id, client),
+                    lanes: lanes,
+                    frame: frame
+                )
             }
             console.print(made)
         }
@@ -146,7 +162,7 @@ struct RecordingsCommand: AsyncParsableCommand {
                 "Print a Swift Testing test that replays a recording's input lane and expects its output lane."
         )
 
-        @Argument(help: "The recording's id.")
+        @Argument(help: "The recording's id or name.")
         var id: String
 
         @Option(help: "The lane fed into the pipeline under test; the recording's first lane by default.")
@@ -162,6 +178,7 @@ struct RecordingsCommand: AsyncParsableCommand {
         func execute(console: Console) async throws {
             let (id, input, output) = (id, input, output)
             let source = try await options.withClient { client in
+                let id = try await RecordingsCommand.resolve(id, client)
                 let lanes = (input == nil || output == nil) ? try await client.recording(id).lanes : []
                 guard let input = input ?? lanes.first, let output = output ?? lanes.last else {
                     throw ValidationError("The recording \(id) has no lanes yet.")

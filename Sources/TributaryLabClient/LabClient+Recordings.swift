@@ -37,8 +37,12 @@ extension LabClient {
         var recording: Recording?
         var after: Int?
         repeat {
-            let query = after.map { [URLQueryItem(name: "after", value: String($0))] } ?? []
-            let page = try await api.send(Request<RecordingPage>(.path("api/recordings/\(id)"), query: query))
+            // 2,000 events a page: at most 4,096 characters a text, a page stays within reach.
+            var query = [URLQueryItem(name: "limit", value: "2000")]
+            if let after { query.append(URLQueryItem(name: "after", value: String(after))) }
+            var request = Request<RecordingPage>(.path("api/recordings/\(id)"), query: query)
+            request.maximumResponseBodySize = 256 << 20
+            let page = try await api.send(request)
             let events = page.events.map(\.laneEvent)
             if recording == nil {
                 recording = Recording(id: page.id, name: page.name, dropped: page.dropped, events: events)

@@ -326,7 +326,7 @@ struct NewsFeedCommandTests {
         #expect(result.output.hasSuffix("2 entries.\n"))
         #expect(
             result.errors == """
-                note: the feed is not well-formed; to read it, the reader read the HTML entities \
+                note: to read the feed, the reader read the HTML entities \
                 &nbsp; &ndash; &hellip; &ntilde;; read 1 bare ampersand as text.
 
                 """
@@ -334,7 +334,7 @@ struct NewsFeedCommandTests {
         let rdf = try await quirk("undeclared-dc.rdf")
         #expect(
             rdf.errors
-                == "note: the feed is not well-formed; to read it, the reader declared the namespace prefix dc.\n"
+                == "note: to read the feed, the reader declared the namespace prefix dc.\n"
         )
     }
 

@@ -52,6 +52,11 @@ struct RecordingsCommandTests {
             #expect(shown.output.contains("value swift"))
             #expect(shown.output.contains("counted #"))
 
+            let byName = CapturedConsole()
+            try await command(["recordings", "show", "typing"] + lab, as: RecordingsCommand.Show.self)
+                .execute(console: byName.console)
+            #expect(byName.output == shown.output)
+
             let marbles = CapturedConsole()
             try await command(
                 ["recordings", "show", id, "--marbles", "--frame", "10"] + lab,

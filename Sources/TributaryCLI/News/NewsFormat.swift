@@ -50,7 +50,7 @@ enum NewsFormat {
     /// A note of the flaws a feed was forgiven, or nil when it had none.
     static func forgiven(_ repairs: [FeedRepair]) -> String? {
         guard !repairs.isEmpty else { return nil }
-        return "note: the feed is not well-formed; to read it, the reader "
+        return "note: to read the feed, the reader "
             + repairs.map(\.description).joined(separator: "; ") + "."
     }
 
