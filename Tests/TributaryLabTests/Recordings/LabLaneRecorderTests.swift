@@ -46,7 +46,7 @@ private struct Both: LaneRecording {
     }
 }
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
 struct LabLaneRecorderIngestTests {
     private func client(_ lab: LabConnection) -> LabClient {
         LabClient(baseURL: lab.base, token: lab.token, transport: lab.transport, retryPolicy: .never)

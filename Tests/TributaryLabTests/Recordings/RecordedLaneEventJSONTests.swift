@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import TributaryLabWire
+import TributaryTestSupport
 
 /// The hand-written JSON of events and batches reads back as the same values.
-@Suite struct RecordedLaneEventJSONTests {
+@Suite(.unsanitized("CPU-bound; runs in the plain pass")) struct RecordedLaneEventJSONTests {
     static let texts = [
         "", "plain", "quote \" and backslash \\", "line\nfeed\rreturn\ttab", "\u{0}\u{1}\u{1F}\u{7F}",
         "é日本語🇺🇳👩‍👩‍👧", "\u{2028}\u{2029}", "</script>", String(repeating: "x", count: 10_000),
