@@ -156,11 +156,12 @@ final class EventBuffer: Sendable {
     static func size(of event: LaneEvent) -> Int {
         let text: Int =
             switch event.kind {
-            case .value(let value), .failed(let value): min(value.utf8.count, IngestLink.longestText * 4)
+            case .value(let value), .failed(let value):
+                min(value.utf8.count, RecordedLaneEvent.longestText * 4)
             default: 0
             }
-        return 120 + min(event.lane.utf8.count, IngestLink.longestText * 4)
-            + min(event.source.utf8.count, IngestLink.longestText * 4) + text
+        return 120 + min(event.lane.utf8.count, RecordedLaneEvent.longestText * 4)
+            + min(event.source.utf8.count, RecordedLaneEvent.longestText * 4) + text
     }
 
     init(capacity: Int) {
@@ -230,9 +231,6 @@ final class EventBuffer: Sendable {
 
 /// The recorder's connection to the lab: made, fed, and made again when it drops.
 struct IngestLink: Sendable {
-    /// The most Unicode scalars of a value, error or name that a recorder sends, so that no
-    /// event makes a batch the lab would refuse.
-    static let longestText = 4_096
 
     var url: String
     var token: String
@@ -352,12 +350,12 @@ struct IngestLink: Sendable {
         return record
     }
 
-    /// `text`, cut to ``longestText`` scalars (so at most four times as many bytes) with an
+    /// `text`, cut to `RecordedLaneEvent.longestText` scalars (so at most four times as many bytes) with an
     /// ellipsis where it was cut.
     static func clipped(_ text: String) -> String {
         let scalars = text.unicodeScalars
-        guard scalars.count > longestText else { return text }
-        var cut = String.UnicodeScalarView(scalars.prefix(longestText - 1))
+        guard scalars.count > RecordedLaneEvent.longestText else { return text }
+        var cut = String.UnicodeScalarView(scalars.prefix(RecordedLaneEvent.longestText - 1))
         cut.append("…")
         return String(cut)
     }

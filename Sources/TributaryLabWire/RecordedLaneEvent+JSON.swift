@@ -1,4 +1,9 @@
 extension RecordedLaneEvent {
+    /// The most Unicode scalars in an event's lane, source, value or error: what a recorder
+    /// sends (it cuts longer texts) and what the lab stores, so that everything made from a
+    /// recording stays bounded.
+    package static let longestText = 4_096
+
     /// The event as JSON text, with its keys sorted as the lab's encoder sorts them.
     ///
     /// Written by hand because a recorder writes every event it sends and the lab every event it

@@ -210,10 +210,6 @@ struct RecordingIngestController {
     /// where sums of them would overflow.
     static let largestCount = 1 << 50
 
-    /// The most Unicode scalars in an event's lane, source, value or error: as much as a
-    /// recorder sends, so that what is stored, paged, drawn and turned into tests stays bounded.
-    static let longestText = 4_096
-
     /// What is wrong with an event, and the field it is in; nil when nothing is.
     static func problem(with event: RecordedLaneEvent) -> (String, String)? {
         if event.lane.isEmpty { return ("A lane has a name.", ".lane") }
@@ -221,8 +217,10 @@ struct RecordingIngestController {
             (event.lane, ".lane"), (event.source, ".source"), (event.value ?? "", ".value"),
             (event.error ?? "", ".error"),
         ]
-        where text.unicodeScalars.count > longestText {
-            return ("At most \(longestText) characters; a recorder cuts longer texts.", field)
+        where text.unicodeScalars.count > RecordedLaneEvent.longestText {
+            return (
+                "At most \(RecordedLaneEvent.longestText) characters; a recorder cuts longer texts.", field
+            )
         }
         if !(1...largestCount).contains(event.subscription) {
             return ("Subscriptions are numbered from 1.", ".subscription")

@@ -162,9 +162,7 @@ public struct PostgresRecordingStore: SharedRecordingStore {
         recorder: UUID,
         cap: Int
     ) async throws(RecordingStoreError) -> RecordingAppend {
-        let bodies = try batch.events.map { event throws(RecordingStoreError) in
-            try Recordings.body(of: event)
-        }
+        let bodies = batch.events.map(Recordings.body(of:))
         let recorder = recorder.uuidString.lowercased()
         let outcome = try await transaction {
             connection,
@@ -210,9 +208,7 @@ public struct PostgresRecordingStore: SharedRecordingStore {
             )
             var after = before
             after.events += plan.fresh.count
-            // Each recorder's total is checked on the way in; the sum saturates all the same.
-            let (sum, overflow) = after.dropped.addingReportingOverflow(recorderDropped - dropped)
-            after.dropped = overflow ? Int.max : sum
+            after.dropped = Recordings.dropped(after.dropped, adding: recorderDropped - dropped)
             if after != before {
                 after.updatedAt = DocumentCursor.now()
                 try await connection.query(

@@ -150,8 +150,15 @@ enum Recordings {
     }
 
     /// How an event is kept: its JSON text.
-    static func body(of event: RecordedLaneEvent) throws(RecordingStoreError) -> String {
+    static func body(of event: RecordedLaneEvent) -> String {
         event.json
+    }
+
+    /// A recording's dropped count after one recorder's running total grows by `growth`: each
+    /// recorder's total is checked on the way in, and the sum saturates all the same.
+    static func dropped(_ total: Int, adding growth: Int) -> Int {
+        let (sum, overflow) = total.addingReportingOverflow(growth)
+        return overflow ? Int.max : sum
     }
 
     /// An event as a store reads it back.

@@ -159,9 +159,7 @@ public struct SQLiteRecordingStore: RecordingStore {
         recorder: UUID,
         cap: Int
     ) async throws(RecordingStoreError) -> RecordingAppend {
-        let bodies = try batch.events.map { event throws(RecordingStoreError) in
-            try Recordings.body(of: event)
-        }
+        let bodies = batch.events.map(Recordings.body(of:))
         let recorder = recorder.uuidString.lowercased()
         let outcome = try await write { db -> Result<RecordingAppend, RecordingStoreError> in
             guard let before = try Self.summary(db, where: "id = ?", id) else {
@@ -195,9 +193,7 @@ public struct SQLiteRecordingStore: RecordingStore {
             )
             var after = before
             after.events += plan.fresh.count
-            // Each recorder's total is checked on the way in; the sum saturates all the same.
-            let (sum, overflow) = after.dropped.addingReportingOverflow(recorderDropped - dropped)
-            after.dropped = overflow ? Int.max : sum
+            after.dropped = Recordings.dropped(after.dropped, adding: recorderDropped - dropped)
             if after != before { after.updatedAt = DocumentCursor.now() }
             try db.execute(
                 sql: "UPDATE recordings SET events = ?, dropped = ?, updated_at = ? WHERE id = ?",
