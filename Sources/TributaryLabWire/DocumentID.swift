@@ -3,10 +3,14 @@ package import Foundation
 /// The lab's ids of documents and recordings: 128 random bits, in URL-safe base 64 without
 /// padding. The lab makes them; the lab and its clients check them.
 package enum DocumentID {
+    /// A new id. Never one that begins with `-`, which a command line would take for an option.
     package static func make() -> String {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return base64URL(Data(bytes))
+        while true {
+            let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let id = base64URL(Data(bytes))
+            if !id.hasPrefix("-") { return id }
+        }
     }
 
     /// `data` in URL-safe base 64 without padding.
