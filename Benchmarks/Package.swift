@@ -80,6 +80,7 @@ let package = Package(
                 .product(name: "Tributary", package: "Tributary"),
                 .product(name: "TributaryLab", package: "Tributary"),
                 .product(name: "TributaryLabClient", package: "Tributary"),
+                .product(name: "TributaryLabWire", package: "Tributary"),
                 .product(name: "TributaryStreams", package: "Tributary"),
                 .product(name: "NewsAPI", package: "Tributary"),
                 .product(name: "NewsSandbox", package: "Tributary"),

@@ -6,95 +6,99 @@ extension RecordedLaneEvent {
 
     /// The event as JSON text, with its keys sorted as the lab's encoder sorts them.
     ///
-    /// Written by hand because a recorder writes every event it sends and the lab every event it
-    /// stores: at hundreds of thousands a second, `JSONEncoder`'s reflection is most of the cost.
-    /// `JSONDecoder` reads it back.
-    package func appendJSON(to text: inout String) {
-        text += "{"
+    /// Written by hand, as bytes, because a recorder writes every event it sends and the lab
+    /// every event it stores: at hundreds of thousands a second, `JSONEncoder`'s reflection, and
+    /// even appending to a `String` piece by piece, were most of the cost. Read back by
+    /// ``init(json:)`` (or `JSONDecoder`).
+    package func appendJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
         if let demand {
-            text += #""demand":"#
+            bytes.append(contentsOf: #""demand":"#.utf8)
             switch demand {
-            case .max(let count): text += String(count)
-            case .unlimited: text += #""unlimited""#
+            case .max(let count): bytes.append(contentsOf: String(count).utf8)
+            case .unlimited: bytes.append(contentsOf: #""unlimited""#.utf8)
             }
-            text += ","
+            bytes.append(UInt8(ascii: ","))
         }
         if let error {
-            text += #""error":"#
-            appendJSONString(error, to: &text)
-            text += ","
+            bytes.append(contentsOf: #""error":"#.utf8)
+            appendJSONString(error, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
         }
-        text += #""kind":""#
-        text += kind.rawValue
-        text += #"","lane":"#
-        appendJSONString(lane, to: &text)
-        text += #","source":"#
-        appendJSONString(source, to: &text)
-        text += #","subscription":"#
-        text += String(subscription)
+        bytes.append(contentsOf: #""kind":""#.utf8)
+        bytes.append(contentsOf: kind.rawValue.utf8)
+        bytes.append(contentsOf: #"","lane":"#.utf8)
+        appendJSONString(lane, to: &bytes)
+        bytes.append(contentsOf: #","source":"#.utf8)
+        appendJSONString(source, to: &bytes)
+        bytes.append(contentsOf: #","subscription":"#.utf8)
+        bytes.append(contentsOf: String(subscription).utf8)
         // Swift writes a finite Double as the shortest text that reads back the same, which JSON takes.
-        text += #","t":"#
-        text += t.isFinite ? "\(t)" : "0"
+        bytes.append(contentsOf: #","t":"#.utf8)
+        bytes.append(contentsOf: (t.isFinite ? t.description : "0").utf8)
         if let value {
-            text += #","value":"#
-            appendJSONString(value, to: &text)
+            bytes.append(contentsOf: #","value":"#.utf8)
+            appendJSONString(value, to: &bytes)
         }
-        text += "}"
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// The event as JSON text; see ``appendJSON(to:)``.
     package var json: String {
-        var text = ""
-        appendJSON(to: &text)
-        return text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128 + (value?.utf8.count ?? 0))
+        appendJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
 extension RecordingIngestBatch {
     /// The batch as JSON text, written by hand for the reason ``RecordedLaneEvent/appendJSON(to:)`` is.
     package var json: String {
-        var text = #"{"dropped":"#
-        text.reserveCapacity(64 + events.count * 128)
-        text += String(dropped)
-        text += #","events":["#
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 + events.count * 128)
+        bytes.append(contentsOf: #"{"dropped":"#.utf8)
+        bytes.append(contentsOf: String(dropped).utf8)
+        bytes.append(contentsOf: #","events":["#.utf8)
         for (index, event) in events.enumerated() {
-            if index > 0 { text += "," }
-            event.appendJSON(to: &text)
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            event.appendJSON(to: &bytes)
         }
-        text += #"],"first":"#
-        text += String(first)
-        text += #","type":"#
-        appendJSONString(type, to: &text)
-        text += "}"
-        return text
+        bytes.append(contentsOf: #"],"first":"#.utf8)
+        bytes.append(contentsOf: String(first).utf8)
+        bytes.append(contentsOf: #","type":"#.utf8)
+        appendJSONString(type, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
 /// `string` as a JSON string literal: quoted, with quotes, backslashes and control characters
 /// escaped; everything else as it is, since JSON text is UTF-8.
-package func appendJSONString(_ string: String, to text: inout String) {
-    text += "\""
-    var plain = string.utf8.startIndex
-    let utf8 = string.utf8
-    var index = plain
-    while index != utf8.endIndex {
-        let byte = utf8[index]
-        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
-            text += String(string[plain..<index])
+package func appendJSONString(_ string: String, to bytes: inout [UInt8]) {
+    bytes.append(UInt8(ascii: "\""))
+    var string = string
+    string.withUTF8 { utf8 in
+        var plain = 0
+        for index in utf8.indices {
+            let byte = utf8[index]
+            guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plain..<index]))
             switch byte {
-            case UInt8(ascii: "\""): text += "\\\""
-            case UInt8(ascii: "\\"): text += "\\\\"
-            case 0x0A: text += "\\n"
-            case 0x0D: text += "\\r"
-            case 0x09: text += "\\t"
+            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
+            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
             default:
-                let hex = String(byte, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                let digits = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: #"\u00"#.utf8)
+                bytes.append(digits[Int(byte >> 4)])
+                bytes.append(digits[Int(byte & 0xF)])
             }
-            plain = utf8.index(after: index)
+            plain = index + 1
         }
-        index = utf8.index(after: index)
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plain...]))
     }
-    text += String(string[plain..<utf8.endIndex])
-    text += "\""
+    bytes.append(UInt8(ascii: "\""))
 }

@@ -1,14 +1,35 @@
 import Benchmark
 import Foundation
 import Tributary
+import TributaryLab
 import TributaryLabClient
+import TributaryLabWire
 
 // Lanes, each beside its floor in one run: 100,000 values through `map` bare, through a lane
 // nobody records, into `LaneMemory`, and into a `LabLaneRecorder` sending to a running lab (the
-// sending thread's cost); and how fast one lab stores what one recorder sends.
+// sending thread's cost); and how fast one lab stores what one recorder sends, with the two
+// steps that take the lab's time apart: reading the batches (by hand, beside `JSONDecoder`) and
+// storing them in SQLite.
 
 private let laneValues = 100_000
 private let ingestEvents = 200_000
+
+/// The batches a recorder sends for `ingestEvents` events, as JSON.
+private let ingestBatches: [Data] = stride(from: 0, to: ingestEvents, by: 1_000).map { first in
+    let events = (first..<(first + 1_000)).map { index in
+        RecordedLaneEvent(
+            lane: "ingest",
+            subscription: 1,
+            kind: .value,
+            value: String(index),
+            t: Double(index) * 5e-6,
+            source: "Bench.swift:1"
+        )
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(RecordingIngestBatch(first: first, events: events, dropped: 0))) ?? Data()
+}
 
 private var laneConfiguration: Benchmark.Configuration {
     .init(
@@ -101,5 +122,36 @@ func laneBenchmarks() {
             throw LabBenchmarkError("the recorder dropped \(recorder.dropped)")
         }
         await lab.stop()
+    }
+    Benchmark("Lane.read.JSONDecoder", configuration: laneConfiguration) { benchmark in
+        var events = 0
+        for batch in ingestBatches {
+            events += try JSONDecoder().decode(RecordingIngestBatch.self, from: batch).events.count
+        }
+        blackHole(events)
+    }
+    Benchmark("Lane.read.byHand", configuration: laneConfiguration) { benchmark in
+        var events = 0
+        for batch in ingestBatches {
+            events += try RecordingIngestBatch(json: batch).events.count
+        }
+        blackHole(events)
+    }
+    // The same batches appended straight to a recording in a new SQLite file.
+    Benchmark("Lane.store.SQLite", configuration: laneConfiguration) { benchmark in
+        let folder = FileManager.default.temporaryDirectory.appending(path: "lane-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        guard let store = try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path).recordings
+        else {
+            throw LabBenchmarkError("the SQLite store keeps no recordings")
+        }
+        let batches = try ingestBatches.map { try RecordingIngestBatch(json: $0) }
+        let recording = try await store.create(name: "store")
+        let recorder = UUID()
+        benchmark.startMeasurement()
+        for batch in batches {
+            _ = try await store.append(batch, to: recording.id, recorder: recorder, cap: 1_000_000)
+        }
+        benchmark.stopMeasurement()
     }
 }

@@ -177,7 +177,7 @@ struct RecordingIngestController {
     static func read(_ data: Data) -> Reading {
         let batch: RecordingIngestBatch
         do {
-            batch = try JSONDecoder().decode(RecordingIngestBatch.self, from: data)
+            batch = try RecordingIngestBatch(json: data)
         } catch let error as DecodingError {
             return .refused(invalid(DecodingProblem(error).message, path: DecodingProblem(error).path))
         } catch {

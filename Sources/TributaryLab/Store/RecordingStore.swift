@@ -164,7 +164,7 @@ enum Recordings {
     /// An event as a store reads it back.
     static func event(from body: String) throws(RecordingStoreError) -> RecordedLaneEvent {
         do {
-            return try JSONDecoder().decode(RecordedLaneEvent.self, from: Data(body.utf8))
+            return try RecordedLaneEvent(json: Data(body.utf8))
         } catch {
             throw .storage("a stored event no longer reads: \(error)")
         }
