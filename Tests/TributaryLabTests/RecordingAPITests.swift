@@ -438,7 +438,8 @@ extension RecordingLiveTests {
 /// Lanes turned into a stream document, a diagram and a test.
 @Suite(.timeLimit(.minutes(1)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
 struct RecordingDocumentTests {
-    /// Lane `a` ends, lane `b` fails; `c` is never asked for.
+    /// Lane `a` has two subscriptions, one after the other, that both end; lane `b` fails; `c` is
+    /// never asked for.
     static let events = [
         RecordedLaneEvent(lane: "a", subscription: 1, kind: .subscribed, t: 1, source: "App.swift:1"),
         RecordedLaneEvent(lane: "b", subscription: 1, kind: .subscribed, t: 1.1, source: "App.swift:2"),
@@ -468,6 +469,7 @@ struct RecordingDocumentTests {
             source: "App.swift:2"
         ),
         RecordedLaneEvent(lane: "a", subscription: 1, kind: .finished, t: 3, source: "App.swift:1"),
+        RecordedLaneEvent(lane: "a", subscription: 2, kind: .subscribed, t: 3.2, source: "App.swift:1"),
         RecordedLaneEvent(
             lane: "a",
             subscription: 2,
@@ -476,6 +478,7 @@ struct RecordingDocumentTests {
             t: 3.5,
             source: "App.swift:1"
         ),
+        RecordedLaneEvent(lane: "a", subscription: 2, kind: .finished, t: 3.6, source: "App.swift:1"),
         RecordedLaneEvent(lane: "c", subscription: 1, kind: .value, value: "2", t: 0, source: "App.swift:3"),
     ]
 
@@ -510,8 +513,9 @@ struct RecordingDocumentTests {
                         id: "a",
                         items: [
                             StreamItem(.integer(1), delay: 1), StreamItem(.string("x \"y\""), delay: 0.5),
+                            StreamItem(.string("later"), delay: 1),
                         ],
-                        ending: .finished(after: 0.5)
+                        ending: .finished(after: 0)
                     ),
                     StreamDefinition(
                         id: "b",
@@ -575,7 +579,7 @@ struct RecordingDocumentTests {
         // Made by the Tributary lab from recording "replayed" (RECORDING).
         // Lane "a" goes into `pipeline`; lane "b" is what came out.
         //
-        //   a: --1a|  a=x "y"
+        //   a: --1a-(b|)  a=x "y" b=later
         //   b: -a--#  #=boom a=true
         //   (one frame is 500 ms)
 
@@ -624,8 +628,9 @@ struct RecordingDocumentTests {
             )
             at(1000) { input.send("1") }
             at(1500) { input.send("x \"y\"") }
-            at(2000) { input.send(completion: .finished) }
-            scheduler.advance(by: .milliseconds(2000))
+            at(2500) { input.send("later") }
+            at(2500) { input.send(completion: .finished) }
+            scheduler.advance(by: .milliseconds(2500))
             subscription.cancel()
 
             #expect(

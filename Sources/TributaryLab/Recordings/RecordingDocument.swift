@@ -2,23 +2,25 @@ import Foundation
 import TributaryLabWire
 import TributaryStreams
 
-/// A recording's lanes as a stream document: one stream per lane, holding the values of the
-/// lane's first subscription at the times they were recorded, and ending as that subscription
-/// ended — finished, failed, or never when it was still running or was cancelled.
+/// A recording's lanes as a stream document: one stream per lane, holding the values of all the
+/// lane's subscriptions at the times they were recorded, as `merge` would pass them on.
 ///
-/// Later subscriptions of a lane run the same pipeline again, so the first stands for them.
-/// Time 0 is the earliest event of the chosen lanes; a `frame` rounds every time to a multiple
-/// of it, as marbles count time in frames.
+/// A lane with many subscriptions — one inside a `flatMap`, or before a `retry` — is everything
+/// that went through that point of the pipeline, so none is left out. The stream ends as a merge
+/// of the subscriptions would: failed at the first failure (nothing after it), finished when every
+/// subscription finished, and never when one was cancelled or was still running. Time 0 is the
+/// earliest event of the chosen lanes; a `frame` rounds every time to a multiple of it, as
+/// marbles count time in frames.
 enum RecordingDocument {
-    /// One lane's first subscription: its values at their times, and its end if it ended.
+    /// One lane, its subscriptions merged: its values at their times, and its end if it ended.
     struct Lane {
         var name: String
         var values: [(t: Double, value: String)]
         var end: (t: Double, error: String?)?
     }
 
-    /// The first subscription of each of `names` among `events`, times measured from the
-    /// earliest of them and rounded to `frame`.
+    /// Each of `names` among `events`, its subscriptions merged, times measured from the earliest
+    /// of them and rounded to `frame`.
     static func lanes(_ names: [String], of events: [RecordedLaneEvent], frame: Double?) -> [Lane] {
         let origin = events.filter { names.contains($0.lane) }.map(\.t).min() ?? 0
         func time(_ t: Double) -> Double {
@@ -28,15 +30,40 @@ enum RecordingDocument {
         }
         return names.map { name in
             let own = events.filter { $0.lane == name }
-            let first = own.map(\.subscription).min()
-            var lane = Lane(name: name, values: [], end: nil)
-            for event in own where event.subscription == first && lane.end == nil {
+            var values: [(t: Double, value: String)] = []
+            var failure: (t: Double, error: String)?
+            var running = Set<Int>()
+            var finished: Double?
+            var cancelled = false
+            for event in own {
+                running.insert(event.subscription)
                 switch event.kind {
-                case .value: lane.values.append((time(event.t), event.value ?? ""))
-                case .finished: lane.end = (time(event.t), nil)
-                case .failed: lane.end = (time(event.t), event.error ?? "failed")
-                case .subscribed, .requested, .cancelled: break
+                case .value: values.append((event.t, event.value ?? ""))
+                case .finished:
+                    running.remove(event.subscription)
+                    finished = max(finished ?? event.t, event.t)
+                case .failed:
+                    running.remove(event.subscription)
+                    if failure == nil || event.t < failure?.t ?? 0 {
+                        failure = (event.t, event.error ?? "failed")
+                    }
+                case .cancelled:
+                    running.remove(event.subscription)
+                    cancelled = true
+                case .subscribed, .requested: break
                 }
+            }
+            // Threads stamp their events a little out of order; the merged lane is in time order.
+            values = values.enumerated()
+                .sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }
+                .map(\.element)
+            var lane = Lane(name: name, values: [], end: nil)
+            if let failure {
+                lane.values = values.filter { $0.t <= failure.t }.map { (time($0.t), $0.value) }
+                lane.end = (time(failure.t), failure.error)
+            } else {
+                lane.values = values.map { (time($0.t), $0.value) }
+                if let finished, running.isEmpty, !cancelled { lane.end = (time(finished), nil) }
             }
             return lane
         }

@@ -1,0 +1,67 @@
+import Testing
+import TributaryLabWire
+
+@testable import TributaryLab
+
+/// A lane's subscriptions merged into one stream, ending as `merge` would.
+@Suite struct RecordingDocumentLaneTests {
+    static func event(
+        _ subscription: Int,
+        _ kind: RecordedLaneEvent.Kind,
+        _ t: Double,
+        _ text: String? = nil
+    )
+        -> RecordedLaneEvent
+    {
+        RecordedLaneEvent(
+            lane: "l",
+            subscription: subscription,
+            kind: kind,
+            value: kind == .value ? text : nil,
+            error: kind == .failed ? text : nil,
+            t: t,
+            source: "App.swift:1"
+        )
+    }
+
+    @Test func keepsTheValuesOfEverySubscriptionInTimeOrder() {
+        let lane = RecordingDocument.lanes(
+            ["l"],
+            of: [
+                Self.event(1, .subscribed, 0), Self.event(2, .subscribed, 0.1),
+                Self.event(1, .value, 0.5, "a"),
+                // Stamped on another thread a little before the value recorded ahead of it.
+                Self.event(2, .value, 0.4, "b"), Self.event(1, .finished, 1), Self.event(2, .value, 1.5, "c"),
+                Self.event(2, .finished, 2),
+            ],
+            frame: nil
+        )[0]
+        #expect(lane.values.map(\.value) == ["b", "a", "c"])
+        #expect(lane.values.map(\.t) == [0.4, 0.5, 1.5])
+        #expect(lane.end?.t == 2 && lane.end?.error == nil)
+    }
+
+    @Test func failsAtTheFirstFailureAndKeepsNothingAfterIt() {
+        let lane = RecordingDocument.lanes(
+            ["l"],
+            of: [
+                Self.event(1, .subscribed, 0), Self.event(2, .subscribed, 0), Self.event(1, .value, 1, "a"),
+                Self.event(2, .failed, 2, "boom"), Self.event(1, .value, 3, "late"),
+                Self.event(1, .finished, 4),
+            ],
+            frame: nil
+        )[0]
+        #expect(lane.values.map(\.value) == ["a"])
+        #expect(lane.end?.t == 2 && lane.end?.error == "boom")
+    }
+
+    @Test(arguments: [RecordedLaneEvent.Kind.cancelled, .subscribed])
+    func neverEndsWhileASubscriptionWasCancelledOrRunning(second: RecordedLaneEvent.Kind) {
+        let lane = RecordingDocument.lanes(
+            ["l"],
+            of: [Self.event(1, .subscribed, 0), Self.event(1, .finished, 1), Self.event(2, second, 2)],
+            frame: nil
+        )[0]
+        #expect(lane.end?.t == nil)
+    }
+}
