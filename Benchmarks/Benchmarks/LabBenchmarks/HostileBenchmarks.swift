@@ -30,7 +30,11 @@ let heavyRun: ByteBuffer = {
 /// A lab whose health is read while `attackers` clients send ``heavyRun`` over and over.
 final class BusyLabRig: Sendable {
     let lab: RunningLab
+    /// The attackers' client.
     let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    /// The health checks' own client: behind the attackers' connections, a check would wait in
+    /// the client's pool for one of them to come free rather than for the lab.
+    let probe = HTTPClient(eventLoopGroupProvider: .singleton)
     private let attack: Task<Void, Never>?
     /// How many heavy runs were answered with each status.
     let answers = Tally()
@@ -75,7 +79,7 @@ final class BusyLabRig: Sendable {
     /// One health check's time.
     func health() async throws -> Duration {
         let started = ContinuousClock.now
-        let response = try await client.execute(
+        let response = try await probe.execute(
             HTTPClientRequest(url: lab.url.appending(path: "api/health").absoluteString),
             timeout: .seconds(30)
         )
@@ -88,6 +92,7 @@ final class BusyLabRig: Sendable {
         attack?.cancel()
         _ = await attack?.value
         try? await client.shutdown()
+        try? await probe.shutdown()
         await lab.stop()
     }
 }

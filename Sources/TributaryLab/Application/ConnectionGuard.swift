@@ -3,6 +3,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 import Tributary
 
 /// The first handler of every connection, before any HTTP is read: it counts the connection
@@ -38,8 +39,8 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     private var deadline: Scheduled<Void>?
     /// Whether the connection found no room; it is answered `503` and closed once active.
     private var isRefused = false
-    /// The last bytes read, to find the end of the head across reads.
-    private var tail: [UInt8] = []
+    /// How much of the `\r\n\r\n` that ends a head the bytes read so far end with.
+    private var matched = 0
 
     init(count: Count, headTimeout: TimeAmount) {
         self.count = count
@@ -78,22 +79,33 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // What a turned-away connection sends is not read.
         guard !isRefused else { return }
-        if deadline != nil {
-            let window = tail + unwrapInboundIn(data).readableBytesView
-            if window.count >= 4,
-                (0...(window.count - 4)).contains(where: {
-                    window[$0..<$0 + 4].elementsEqual([13, 10, 13, 10])
-                })
-            {
-                // The first head is in; from here Hummingbird's idle timeout takes over.
-                deadline?.cancel()
-                deadline = nil
-                tail = []
-            } else {
-                tail = Array(window.suffix(3))
-            }
+        if deadline != nil, endsHead(unwrapInboundIn(data)) {
+            // The first head is in; from here Hummingbird's idle timeout takes over.
+            deadline?.cancel()
+            deadline = nil
         }
         context.fireChannelRead(data)
+    }
+}
+
+extension ConnectionGuard {
+    /// Whether `buffer` completes the `\r\n\r\n` that ends a head, read on from where the
+    /// previous reads left off: one pass over the bytes, whatever size heads are sent in.
+    fileprivate func endsHead(_ buffer: ByteBuffer) -> Bool {
+        var matched = matched
+        defer { self.matched = matched }
+        return buffer.withUnsafeReadableBytes { bytes in
+            for byte in bytes {
+                let expected: UInt8 = matched % 2 == 0 ? 13 : 10
+                if byte == expected {
+                    matched += 1
+                    if matched == 4 { return true }
+                } else {
+                    matched = byte == 13 ? 1 : 0
+                }
+            }
+            return false
+        }
     }
 }
 
@@ -113,9 +125,61 @@ struct GuardedChannel: ServerChildChannel {
             )
         }
         .flatMap { inner.setup(channel: channel, logger: logger) }
+        .flatMapThrowing { value in
+            let decoder = try channel.pipeline.syncOperations.context(
+                handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self
+            )
+            try channel.pipeline.syncOperations.addHandler(
+                UnreadableHeadAnswer(),
+                position: .after(decoder.handler)
+            )
+            return value
+        }
     }
 
     func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
         await inner.handle(value: value, logger: logger)
+    }
+}
+
+/// Answers a first request head that cannot be read — larger than the lab reads (`431`), or not
+/// HTTP (`400`) — and closes the connection, which would otherwise wait for a request that
+/// never comes: the WebSocket upgrade's pipeline leaves such errors to Hummingbird, which
+/// hears of them only from a request. It sits right after the HTTP decoder.
+final class UnreadableHeadAnswer: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Whether a request has been read: after one, an answer may be on its way, and a second
+    /// answer would corrupt it, so the connection is only closed.
+    private var hasRead = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        hasRead = true
+        context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? HTTPParserError else {
+            context.fireErrorCaught(error)
+            return
+        }
+        let channel = context.channel
+        guard !hasRead else {
+            channel.close(promise: nil)
+            return
+        }
+        let status: HTTPResponseStatus =
+            switch error {
+            case .headerOverflow: .requestHeaderFieldsTooLarge
+            default: .badRequest
+            }
+        let head = HTTPResponseHead(
+            version: .http1_1,
+            status: status,
+            headers: ["Content-Length": "0", "Connection": "close"]
+        )
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 }
