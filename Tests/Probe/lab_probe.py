@@ -208,6 +208,34 @@ def probe(binary):
         for s in hoarders:
             s.close()
 
+        print("heads that cannot be read")
+        big = b"X-Big: " + b"a" * 90_000 + b"\r\n"
+        answer, closed = raw(lab.port, b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n" + big + b"\r\n")
+        check("a 90 KB head is answered 431 and closed", closed and answer.startswith(b"HTTP/1.1 431"), answer[:40])
+        answer, closed = raw(lab.port, b"GET /api/streams/x/live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                             b"Upgrade: websocket\r\nConnection: Upgrade\r\n" + big + b"\r\n")
+        check("a 90 KB WebSocket head is answered 431 and closed", closed and answer.startswith(b"HTTP/1.1 431"),
+              answer[:40])
+        answer, closed = raw(lab.port, b"\x16\x03\x01 not HTTP\r\n\r\n")
+        check("bytes that are not HTTP are answered 400 and closed", closed and answer.startswith(b"HTTP/1.1 400"),
+              answer[:40])
+        started = time.monotonic()
+        crowd = []
+        head = (b"POST /api/streams HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 2\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n{}")
+        for _ in range(500):
+            s = socket.create_connection(("127.0.0.1", lab.port))
+            s.setblocking(False)
+            try:
+                s.send(head)
+            except OSError:
+                pass
+            crowd.append(s)
+        check("the lab answers while 500 unauthenticated 70 KB heads arrive", lab.alive(),
+              f"{time.monotonic() - started:.1f} s")
+        for s in crowd:
+            s.close()
+
         print("half-sent and endless requests")
         halves = []
         for _ in range(200):

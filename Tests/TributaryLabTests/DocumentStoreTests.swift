@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Tributary
 import TributaryLab
 import TributaryStreams
 
@@ -154,6 +155,47 @@ struct DocumentStoreTests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The latest version is read right after each save, while more readers than the store
+    /// reads for in place at once keep reading it: none sees a version go back or one not yet saved.
+    @Test(arguments: StoreBackend.available)
+    func readsEachSavesVersionAtOnceWhileManyRead(_ backend: StoreBackend) async throws {
+        try await backend.withPlace { place in
+            try await place.withStore { store in
+                let created = try await store.create(try sample("Read"), author: "ada")
+                let saved = Protected(1)
+                let stop = Protected(false)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask {
+                            var seen = 0
+                            while !stop.withLock({ $0 }) {
+                                let atLeast = saved.withLock { $0 }
+                                let version = try await store.latestVersion(created.id)
+                                #expect(version >= seen && version >= atLeast)
+                                seen = version
+                                // A read in place never suspends; let the saves have their turn.
+                                await Task.yield()
+                            }
+                        }
+                    }
+                    for version in 2...60 {
+                        _ = try await store.save(
+                            created.id,
+                            document: try sample("Read"),
+                            baseVersion: version - 1,
+                            author: "ada"
+                        )
+                        saved.withLock { $0 = version }
+                        #expect(try await store.latestVersion(created.id) == version)
+                    }
+                    stop.withLock { $0 = true }
+                    try await group.waitForAll()
+                }
+                await #expect(throws: DocumentStoreError.self) { try await store.latestVersion("missing") }
             }
         }
     }
