@@ -124,7 +124,7 @@ public struct StreamDocument: Sendable, Hashable, Codable {
 
     // MARK: Codable
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case schemaVersion, name, description, streams, nodes
     }
 
@@ -137,6 +137,8 @@ public struct StreamDocument: Sendable, Hashable, Codable {
                 path: StreamError.path(container.codingPath + [CodingKeys.schemaVersion])
             )
         }
+        // "lab" is where `tributary streams pull` notes the id and version a file came from.
+        try decoder.refuseUnknownFields(CodingKeys.self, ignoring: ["lab"])
         name = try container.decodeIfPresent(String.self, forKey: .name)
         description = try container.decodeIfPresent(String.self, forKey: .description)
         streams = try container.decode([StreamDefinition].self, forKey: .streams)
@@ -303,11 +305,12 @@ public struct StreamDefinition: Sendable, Hashable, Codable {
         /// Never ends.
         case never
 
-        private enum CodingKeys: String, CodingKey {
+        private enum CodingKeys: String, CodingKey, CaseIterable {
             case kind, after, message
         }
 
         public init(from decoder: any Decoder) throws {
+            try decoder.refuseUnknownFields(CodingKeys.self)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let kind = try container.decode(String.self, forKey: .kind)
             switch kind {
@@ -357,11 +360,12 @@ public struct StreamDefinition: Sendable, Hashable, Codable {
         self.ending = ending
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, description, items, ending
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         name = try container.decodeIfPresent(String.self, forKey: .name)
@@ -406,11 +410,12 @@ public struct StreamItem: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case value, operators
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         value = try container.decode(StreamValue.self, forKey: .value)
         operators = try container.decodeIfPresent([ItemOperator].self, forKey: .operators) ?? []
@@ -428,11 +433,12 @@ public enum ItemOperator: Sendable, Hashable, Codable {
     /// Waits `seconds` after the item before.
     case delay(seconds: Double)
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case `operator`, seconds
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .operator)
         guard name == "delay" else {
@@ -469,11 +475,12 @@ public struct StreamNode: Sendable, Hashable, Codable {
         self.inputs = inputs
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, `operator`, input, inputs, expression, initial, count, seconds, latest
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         name = try container.decodeIfPresent(String.self, forKey: .name)

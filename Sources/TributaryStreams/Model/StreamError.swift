@@ -14,6 +14,9 @@ public struct StreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownOperator(String)
         /// A required field is missing.
         case missingField(String)
+        /// A field that this part of a document does not have — misspelt, or put in the wrong
+        /// place — which would otherwise be left out without a word; `known` lists those it has.
+        case unknownField(String, known: [String])
         /// A field holds a value of the wrong kind or out of range.
         case badValue(String)
         /// An expression does not parse.
@@ -55,6 +58,9 @@ public struct StreamError: Error, Sendable, Equatable, CustomStringConvertible {
             problem =
                 "\"\(name)\" is not an operator; known: \(StreamOperator.Name.allCases.map(\.rawValue).joined(separator: ", "))"
         case .missingField(let name): problem = "the field \"\(name)\" is missing"
+        case .unknownField(let name, let known):
+            problem =
+                "there is no field \"\(name)\" here; the fields here are \(known.map { "\"\($0)\"" }.joined(separator: ", "))"
         case .badValue(let reason): problem = reason
         case .badExpression(let error):
             let reason = error.description
@@ -104,4 +110,33 @@ public struct StreamFailure: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String { "\(origin): \(message)" }
+}
+
+/// Any key of a JSON object, to see every key an object holds.
+private struct AnyCodingKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension Decoder {
+    /// Refuses a key of this object that `Keys` does not name, nor `ignored` does, as
+    /// ``StreamError/Kind/unknownField(_:known:)`` at its path.
+    func refuseUnknownFields<Keys: CodingKey & CaseIterable>(
+        _ keys: Keys.Type,
+        ignoring ignored: Set<String> = []
+    ) throws {
+        let known = keys.allCases.map(\.stringValue)
+        let unknown = try container(keyedBy: AnyCodingKey.self).allKeys
+            .filter { !known.contains($0.stringValue) && !ignored.contains($0.stringValue) }
+            .min { $0.stringValue < $1.stringValue }
+        if let unknown {
+            throw StreamError(
+                .unknownField(unknown.stringValue, known: known),
+                path: StreamError.path(codingPath + [unknown])
+            )
+        }
+    }
 }

@@ -47,6 +47,15 @@ import TributaryStreams
         #expect(text.contains(#""expression" : "$0 * 2""#))
     }
 
+    /// The note `tributary streams pull` writes at the top of a file is the one field a document
+    /// has that it does not read.
+    @Test func readsADocumentWithTheLabsNote() throws {
+        let document = try StreamDocument.decode(
+            Data(#"{"lab": {"id": "abc", "version": 3}, "schemaVersion": 1, "streams": []}"#.utf8)
+        )
+        #expect(document.streams.isEmpty)
+    }
+
     /// Each kind of malformed document, with where it is wrong.
     @Test(arguments: [
         (#"{"schemaVersion": 2, "streams": []}"#, "$.schemaVersion", "schema version 2"),
@@ -104,6 +113,29 @@ import TributaryStreams
             "$.streams[0].items[0].operators[0].operator", #""wait" is not"#
         ),
         (#"{"schemaVersion": 1, "streams": [{"id": "s""#, "$", "cannot be read"),
+        // A misspelt or misplaced field is named, not left out without a word.
+        (
+            #"{"schemaVersion": 1, "streams": [{"id": "s", "items": [{"value": 1, "delay": 2}]}]}"#,
+            "$.streams[0].items[0].delay",
+            #"there is no field "delay" here; the fields here are "value", "operators""#
+        ),
+        (#"{"schemaVersion": 1, "title": "T", "streams": []}"#, "$.title", #"no field "title""#),
+        (
+            #"{"schemaVersion": 1, "streams": [{"id": "s", "items": [], "ending": {"kind": "finished", "afer": 1}}]}"#,
+            "$.streams[0].ending.afer", #"no field "afer""#
+        ),
+        (
+            #"{"schemaVersion": 1, "streams": [{"id": "s", "items": [{"value": 1, "operators": [{"operator": "delay", "second": 1}]}]}]}"#,
+            "$.streams[0].items[0].operators[0].second", #"no field "second""#
+        ),
+        (
+            #"{"schemaVersion": 1, "streams": [{"id": "s", "items": []}], "nodes": [{"id": "n", "operator": "map", "input": "s", "expresion": "$0", "expression": "$0"}]}"#,
+            "$.nodes[0].expresion", #"no field "expresion""#
+        ),
+        (
+            #"{"schemaVersion": 1, "streams": [{"id": "s", "items": [], "colour": "red"}]}"#,
+            "$.streams[0].colour", "no field"
+        ),
     ])
     func reportsWhatIsWrongAndWhere(json: String, path: String, message: String) {
         do {
