@@ -273,6 +273,7 @@ let package = Package(
             dependencies: [
                 "TributaryStreams",
                 "Tributary",
+                "TributaryTestSupport",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

@@ -10,10 +10,7 @@ import TributaryTestSupport
 /// The client against the sandbox and a server that counts, over loopback.
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct HackerNewsClientTests {
     @Test func pagesAStoryListInRankOrderSkippingNullItems() async throws {

@@ -10,10 +10,7 @@ import TributaryTestSupport
 @MainActor
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct StoriesViewModelTests {
     let scheduler = DispatchQueue.test
@@ -85,10 +82,7 @@ struct StoriesViewModelTests {
 @MainActor
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct CommentsViewModelTests {
     let scheduler = DispatchQueue.test

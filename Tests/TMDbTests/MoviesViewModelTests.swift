@@ -12,10 +12,7 @@ import TributaryTestSupport
 @MainActor
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct MoviesViewModelTests {
     let scheduler = DispatchQueue.test

@@ -8,6 +8,7 @@ import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryHTTPTesting
 import TributaryImages
+import TributaryTestSupport
 
 /// Runs a sandbox and gives `body` a TMDb client of it with `credential`.
 func withTMDb<Result: Sendable>(
@@ -29,10 +30,7 @@ func withTMDb<Result: Sendable>(
 /// The client against the sandbox's TMDb, over loopback.
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct TMDbClientTests {
     @Test func pagesThroughTheListsInTheirOrder() async throws {

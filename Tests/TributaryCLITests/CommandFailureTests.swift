@@ -10,10 +10,7 @@ import TributaryTestSupport
 /// and the cause when a server cannot be reached. Port 1 on loopback is closed.
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct CommandFailureTests {
     static let refused =

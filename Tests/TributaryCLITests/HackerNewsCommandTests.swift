@@ -3,16 +3,14 @@ import Foundation
 import HackerNews
 import NewsSandbox
 import Testing
+import TributaryTestSupport
 
 @testable import TributaryCLI
 
 /// `tributary hn`, run in-process against the sandbox it starts.
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct HackerNewsCommandTests {
     @Test func listsTheFrontPageFromTheBuiltInSandbox() async throws {

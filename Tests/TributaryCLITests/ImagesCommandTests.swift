@@ -2,16 +2,14 @@ import ArgumentParser
 import Foundation
 import Testing
 import TributaryImages
+import TributaryTestSupport
 
 @testable import TributaryCLI
 
 /// `tributary images fetch` against the sandbox it starts in-process.
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct ImagesCommandTests {
     /// The progress bar is drawn only on a terminal: in a log every redraw would stay.

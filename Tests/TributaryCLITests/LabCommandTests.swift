@@ -12,10 +12,7 @@ import TributaryTestSupport
 /// `tributary lab`, served in-process on a free port.
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct LabCommandTests {
     @Test func servesTheLabAndSaysWhere() async throws {

@@ -13,10 +13,7 @@ import TributaryTestSupport
 /// with 2xx is there afterwards, and the versions run on without a gap.
 @Suite(
     .timeLimit(.minutes(2)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct LabCrashTests {
     static func tributaryExecutable() -> URL? {

@@ -1,16 +1,14 @@
 import ArgumentParser
 import Foundation
 import Testing
+import TributaryTestSupport
 
 @testable import TributaryCLI
 
 /// `tributary movies`, run in-process against the sandbox it starts.
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct MoviesCommandTests {
     private func run(_ arguments: [String]) async throws -> CapturedConsole {

@@ -11,10 +11,7 @@ import TributaryTestSupport
 /// `tributary news` and `tributary sandbox`, run in-process against real sandboxes.
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct NewsCommandTests {
     /// Runs `arguments` with `environment`, returning what was printed and the exit code.
@@ -236,10 +233,7 @@ struct NewsCommandTests {
 
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct NewsFeedCommandTests {
     /// Runs `news feed` on the sandbox's quirky feed `name` with `flags`.

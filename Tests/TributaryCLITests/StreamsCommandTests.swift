@@ -2,14 +2,12 @@ import ArgumentParser
 import Foundation
 import Testing
 import TributaryStreams
+import TributaryTestSupport
 
 @testable import TributaryCLI
 
 @Suite(
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 ) struct StreamsCommandTests {
     static let examples = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

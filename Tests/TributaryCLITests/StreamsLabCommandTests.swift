@@ -9,10 +9,7 @@ import TributaryTestSupport
 /// `tributary streams push / pull / watch` against a running lab.
 @Suite(
     .timeLimit(.minutes(1)),
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct StreamsLabCommandTests {
     static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

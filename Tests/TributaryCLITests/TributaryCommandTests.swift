@@ -1,14 +1,12 @@
 import ArgumentParser
 import Foundation
 import Testing
+import TributaryTestSupport
 
 @testable import TributaryCLI
 
 @Suite(
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "starts sandboxes and CPU-bound; runs in the plain pass"
-    )
+    .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 ) struct TributaryCommandTests {
     /// What the command prints and how it exits for `arguments`, without exiting.
     private func outcome(of arguments: [String]) -> (message: String, exitCode: ExitCode) {

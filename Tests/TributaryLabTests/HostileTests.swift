@@ -73,10 +73,7 @@ struct HostileTests {
     /// A zip costs what its events cost: a zip of one stream 4,000 times runs within a budget
     /// that a zip costing what its inputs squared cost (over a minute here) never met.
     @Test(
-        .disabled(
-            if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-            "CPU-bound; its logic runs in the plain pass"
-        )
+        .unsanitized("CPU-bound; its logic runs in the plain pass")
     ) func aWideZipRunsWithinItsBudget() async throws {
         var configuration = LabConfiguration()
         configuration.runs.time = .seconds(30)
@@ -119,10 +116,7 @@ struct HostileTests {
     /// 5,000 day-long delays draw no more than the limit, and a run that would take seconds
     /// stops at its time.
     @Test(
-        .disabled(
-            if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-            "CPU-bound; its logic runs in the plain pass"
-        )
+        .unsanitized("CPU-bound; its logic runs in the plain pass")
     ) func aRunPastItsBudgetIsRefusedNamingTheLimit() async throws {
         var configuration = LabConfiguration()
         configuration.runs.time = .milliseconds(500)
@@ -140,10 +134,7 @@ struct HostileTests {
     /// Runs go to threads of their own: a health check answers while heavy runs are still
     /// running, and runs past the pool's queue are refused at once with `Retry-After`.
     @Test(
-        .disabled(
-            if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-            "CPU-bound; its logic runs in the plain pass"
-        )
+        .unsanitized("CPU-bound; its logic runs in the plain pass")
     ) func heavyRunsNeitherDelayOtherRequestsNorQueueWithoutEnd() async throws {
         var configuration = LabConfiguration()
         configuration.runs.time = .seconds(1)

@@ -2,14 +2,12 @@ import Foundation
 import PropertyBased
 import Testing
 import TributaryStreams
+import TributaryTestSupport
 
 /// Printing and reading agree: a printed timeline reads back as the same events, and a diagram
 /// printed again means what it meant.
 @Suite(
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "CPU-bound; its logic runs in the plain pass"
-    )
+    .unsanitized("CPU-bound; its logic runs in the plain pass")
 )
 struct MarblesPropertyTests {
     static let values: [StreamValue] = [

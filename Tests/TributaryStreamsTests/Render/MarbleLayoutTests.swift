@@ -2,14 +2,12 @@ import Foundation
 import PropertyBased
 import Testing
 import TributaryStreams
+import TributaryTestSupport
 
 /// The SVG's marbles never cover one another, whatever the document: the shapes of the values
 /// of one lane are read back from the drawing and compared pairwise.
 @Suite(
-    .disabled(
-        if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil,
-        "CPU-bound; its logic runs in the plain pass"
-    )
+    .unsanitized("CPU-bound; its logic runs in the plain pass")
 )
 struct MarbleLayoutTests {
     struct Box: CustomStringConvertible {
