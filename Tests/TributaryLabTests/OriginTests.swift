@@ -54,4 +54,20 @@ struct OriginTests {
         #expect(!isOwn("http://lab.example:8443", proxied, configuration))
         #expect(!isOwn("https://evil.example", proxied, configuration))
     }
+
+    /// The names the lab answers to: its addresses, `localhost`, and the names it was given.
+    @Test(
+        arguments: [
+            ("127.0.0.1", true), ("10.0.0.255", true), ("0.0.0.0", true), ("::1", true), ("[::1]", true),
+            ("localhost", true), ("LocalHost", true), ("app.localhost", true), ("lab.example", true),
+            ("256.0.0.1", false), ("1.2.3", false), ("1.2.3.4.5", false), ("1..2.3", false),
+            ("1.2.3.", false),
+            ("1234.1.1.1", false), ("127.0.0.1.evil.example", false), ("evil.example", false), ("", false),
+        ]
+    )
+    func knowsItsOwnNames(name: String, own: Bool) {
+        var configuration = LabConfiguration()
+        configuration.publicURL = URL(string: "https://lab.example")
+        #expect(configuration.isOwnName(name) == own)
+    }
 }

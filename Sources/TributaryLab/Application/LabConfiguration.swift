@@ -48,17 +48,37 @@ public struct LabConfiguration: Sendable {
     /// An IP address is: a page at another site reaches the lab only through a name that
     /// resolves to it, which is what a rebinding attack relies on.
     func isOwnName(_ host: String) -> Bool {
+        // Checked on every request: an address, the usual case, is read without making a string.
+        if Self.isIPAddress(host) { return true }
         let name = host.lowercased()
-        if name == "localhost" || name.hasSuffix(".localhost") || Self.isIPAddress(name) { return true }
+        if name == "localhost" || name.hasSuffix(".localhost") { return true }
         if name == self.host.lowercased() { return true }
         if let own = publicURL?.host?.lowercased(), own == name { return true }
         return names.contains { $0.lowercased() == name }
     }
 
+    /// Whether `name` is an IPv6 address (it has a colon) or a dotted IPv4 one: four numbers
+    /// up to 255.
     static func isIPAddress(_ name: String) -> Bool {
-        if name.contains(":") { return true }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in UInt8(part) != nil }
+        if name.utf8.contains(UInt8(ascii: ":")) { return true }
+        var dots = 0
+        var value = 0
+        var digits = 0
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "."):
+                guard digits > 0, dots < 3 else { return false }
+                dots += 1
+                value = 0
+                digits = 0
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+                guard digits <= 3, value <= 255 else { return false }
+            default: return false
+            }
+        }
+        return dots == 3 && digits > 0
     }
 }
 
