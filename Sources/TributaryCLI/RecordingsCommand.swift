@@ -49,7 +49,7 @@ struct RecordingsCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Print a recording's events, or with --marbles each lane's first subscription as marbles."
+                "Print a recording's events, or with --marbles each subscription of each lane as marbles."
         )
 
         @Argument(help: "The recording's id or name.")
@@ -84,17 +84,45 @@ struct RecordingsCommand: AsyncParsableCommand {
                 return
             }
             let memory = recording.memory
-            // Names are cut to 40 characters, so that one long name does not pad every line.
-            let names = recording.lanes.map { $0.count > 40 ? String($0.prefix(39)) + "…" : $0 }
-            let width = names.map(\.count).max() ?? 0
             let frame = Duration.nanoseconds(Int64(frame * 1e9))
-            for (lane, name) in zip(recording.lanes, names) {
-                let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
-                console.print("\(padded)  \(memory.marbles(lane: lane, frame: frame))")
-                for (letter, value) in memory.marbleValues(lane: lane).sorted(by: { $0.key < $1.key }) {
+            // Every subscription of a lane is a line of its own, from its own start; a lane of one
+            // subscription is headed by its name alone. Names are cut to 40 characters, so that
+            // one long name does not pad every line.
+            let rows = recording.lanes.flatMap { lane in
+                let name = lane.count > 40 ? String(lane.prefix(39)) + "…" : lane
+                let events = memory.events.filter { $0.lane == lane }
+                var subscriptions: [Int] = []
+                for event in events where !subscriptions.contains(event.subscription) {
+                    subscriptions.append(event.subscription)
+                }
+                return subscriptions.map { subscription in
+                    let start = events.first { $0.subscription == subscription }?.time ?? .zero
+                    return (
+                        lane: lane,
+                        label: subscriptions.count == 1 ? name : "\(name) #\(subscription)",
+                        marbles: memory.marbles(lane: lane, frame: frame, subscription: subscription)
+                            + (subscriptions.count == 1 ? "" : "  (from \(Self.seconds(start)) s)"),
+                        last: subscription == subscriptions.last
+                    )
+                }
+            }
+            let width = rows.map(\.label.count).max() ?? 0
+            for row in rows {
+                let padded = row.label + String(repeating: " ", count: width - row.label.count)
+                console.print("\(padded)  \(row.marbles)")
+                guard row.last else { continue }
+                for (letter, value) in memory.marbleValues(lane: row.lane).sorted(by: { $0.key < $1.key }) {
                     console.print("\(String(repeating: " ", count: width))    \(letter) = \(value)")
                 }
             }
+        }
+
+        /// A time since the recorder began, in seconds to the millisecond.
+        static func seconds(_ time: Duration) -> String {
+            String(
+                format: "%.3f",
+                Double(time.components.seconds) + Double(time.components.attoseconds) * 1e-18
+            )
         }
 
         static func line(_ event: LaneEvent) -> String {

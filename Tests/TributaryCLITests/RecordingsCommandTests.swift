@@ -67,6 +67,23 @@ struct RecordingsCommandTests {
             #expect(marbles.output.contains("c = swift"))
             #expect(marbles.output.contains("counted  (125|)"))
 
+            // A lane subscribed twice draws each subscription on a line of its own.
+            let again = LabLaneRecorder(lab: url, token: token, recording: "twice")
+            for word in ["one", "two"] {
+                _ = Just(word).lane("said", recorder: again).sink { _ in }
+            }
+            try await again.flush()
+            let twice = CapturedConsole()
+            try await command(
+                ["recordings", "show", "twice", "--marbles", "--frame", "10"] + lab,
+                as: RecordingsCommand.Show.self
+            )
+            .execute(console: twice.console)
+            let lines = twice.output.split(separator: "\n").map(String.init)
+            #expect(lines.contains { $0.hasPrefix("said #1  (a|)") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("said #2  (b|)  (from ") }, "\(lines)")
+            #expect(lines.contains { $0.hasSuffix("a = one") } && lines.contains { $0.hasSuffix("b = two") })
+
             let made = CapturedConsole()
             try await command(
                 ["recordings", "document", id, "--lanes", "typed,counted"] + lab,

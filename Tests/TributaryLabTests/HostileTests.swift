@@ -268,9 +268,16 @@ struct HostileTests {
             let port = lab.base.port ?? 0
             let half = try RawConnection(port: port)
             half.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            // Empty lines before a request line are no head: they do not stop the clock.
+            let blank = try RawConnection(port: port)
+            blank.send("\r\n\r\n\r\n\r\n")
+            let late = try RawConnection(port: port)
+            late.send("\r\n\r\nGET /api/hea")
             let idle = try RawConnection(port: port)
             idle.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(await half.readUntilClosed(timeout: .seconds(10)).closed)
+            #expect(await blank.readUntilClosed(timeout: .seconds(10)).closed)
+            #expect(await late.readUntilClosed(timeout: .seconds(10)).closed)
             let answered = await idle.readUntilClosed(timeout: .seconds(10))
             #expect(answered.closed && answered.text.hasPrefix("HTTP/1.1 200"))
         }

@@ -239,6 +239,11 @@ struct RecordingIngestTests {
                     first: 0,
                     [RecordedLaneEvent(lane: "a", subscription: Int.max, kind: .subscribed, t: 1, source: "")]
                 ),
+                // A time no recorder reaches, which tests made from it could not count in milliseconds.
+                batchText(
+                    first: 0,
+                    [RecordedLaneEvent(lane: "a", subscription: 1, kind: .subscribed, t: 1e300, source: "")]
+                ),
             ]
             for text in texts { recorder.send(text) }
             try await waitUntil { recorder.invalidCodes.count == texts.count }
@@ -248,7 +253,7 @@ struct RecordingIngestTests {
             #expect(
                 paths == [
                     "$.dropped", "$.first", "$.events[0].value", "$.events[0].lane",
-                    "$.events[0].subscription",
+                    "$.events[0].subscription", "$.events[0].t",
                 ]
             )
             // A whole recorder's worth of dropped events, twice, sums without overflowing.
@@ -572,6 +577,21 @@ struct RecordingDocumentTests {
             )
             #expect(source.status == 200 && source.headers[.contentType]?.hasPrefix("text/x-swift") == true)
             #expect(source.text == Self.expectedSource.replacingOccurrences(of: "RECORDING", with: id))
+        }
+    }
+
+    /// A frame a test cannot count in, or a document wait in, is refused; the lab answers on.
+    @Test(arguments: ["0", "-1", "NaN", "1e-300", "0.0009", "86401", "1e16", "1e308", "inf"])
+    func refusesAFrameNoTestOrDocumentCanUse(frame: String) async throws {
+        try await withRecording { lab, id in
+            let test = try await lab.send(
+                .get,
+                "/api/recordings/\(id)/test.swift?input=a&output=b&frame=\(frame)"
+            )
+            #expect(test.status == 400 && test.text.contains("badFrame"), "\(test.text)")
+            let drawn = try await lab.send(.get, "/api/recordings/\(id)/diagram.svg?lanes=a&frame=\(frame)")
+            #expect(drawn.status == 400)
+            #expect(try await lab.send(.get, "/api/health").status == 200)
         }
     }
 

@@ -41,6 +41,9 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     private var isRefused = false
     /// How much of the `\r\n\r\n` that ends a head the bytes read so far end with.
     private var matched = 0
+    /// Whether the head has begun: empty lines before a request line are skipped by the
+    /// parser, so they end no head.
+    private var begun = false
 
     init(count: Count, headTimeout: TimeAmount) {
         self.count = count
@@ -93,9 +96,15 @@ extension ConnectionGuard {
     /// previous reads left off: one pass over the bytes, whatever size heads are sent in.
     fileprivate func endsHead(_ buffer: ByteBuffer) -> Bool {
         var matched = matched
-        defer { self.matched = matched }
+        var begun = begun
+        defer { (self.matched, self.begun) = (matched, begun) }
         return buffer.withUnsafeReadableBytes { bytes in
             for byte in bytes {
+                guard begun || byte == 13 || byte == 10 else {
+                    begun = true
+                    continue
+                }
+                guard begun else { continue }
                 let expected: UInt8 = matched % 2 == 0 ? 13 : 10
                 if byte == expected {
                     matched += 1

@@ -98,12 +98,18 @@ enum RecordingDocument {
         )
     }
 
-    /// A recorded value's description as a stream value: a JSON number or boolean as such,
-    /// anything else as text.
+    /// A recorded value's description as a stream value: a number or boolean when the
+    /// description is exactly how one is written (`42`, `0.5`, `true`), anything else as text —
+    /// `1.0`, `1e2`, ` 1`, `-0` or a number past what a value holds stay the text they were.
     static func value(_ text: String) -> StreamValue {
         if let read = try? JSONDecoder().decode(StreamValue.self, from: Data(text.utf8)) {
             switch read {
-            case .integer, .decimal, .boolean: return read
+            case .integer, .decimal, .boolean:
+                if let written = try? JSONEncoder().encode(read),
+                    String(decoding: written, as: UTF8.self) == text
+                {
+                    return read
+                }
             case .string, .list: break
             }
         }

@@ -130,8 +130,7 @@ struct RecordingIngestController {
         }
     }
 
-    static let tooLarge =
-        "A batch is at most \(maximumMessageSize.formatted(.byteCount(style: .binary))); send smaller ones."
+    static let tooLarge = "A batch is at most \(maximumMessageSize >> 20) MiB; send smaller ones."
 
     private func handle(_ data: Data, id: String, recorder: UUID) async -> RecordingIngestReply {
         let batch: RecordingIngestBatch
@@ -210,6 +209,10 @@ struct RecordingIngestController {
     /// where sums of them would overflow.
     static let largestCount = 1 << 50
 
+    /// The latest `t` an event may have: decades of running, and far from where milliseconds of
+    /// it would overflow.
+    static let largestTime = 1e9
+
     /// What is wrong with an event, and the field it is in; nil when nothing is.
     static func problem(with event: RecordedLaneEvent) -> (String, String)? {
         if event.lane.isEmpty { return ("A lane has a name.", ".lane") }
@@ -223,9 +226,11 @@ struct RecordingIngestController {
             )
         }
         if !(1...largestCount).contains(event.subscription) {
-            return ("Subscriptions are numbered from 1.", ".subscription")
+            return ("Subscriptions are numbered from 1 to \(largestCount).", ".subscription")
         }
-        if !event.t.isFinite || event.t < 0 { return ("t is seconds since the recorder began.", ".t") }
+        if !event.t.isFinite || !(0...largestTime).contains(event.t) {
+            return ("t is seconds since the recorder began, from 0 to 1000000000 (about 31 years).", ".t")
+        }
         switch event.kind {
         case .value where event.value == nil: return ("A value event has a value.", ".value")
         case .failed where event.error == nil: return ("A failed event has an error.", ".error")

@@ -114,8 +114,13 @@ enum RecordingTestSource {
         return source
     }
 
-    /// `seconds` as whole milliseconds.
-    static func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
+    /// `seconds` as whole milliseconds; a time no recording holds, such as one stored before
+    /// the lab bounded them, is held to the largest a test can wait rather than trapping.
+    static func milliseconds(_ seconds: Double) -> Int {
+        let milliseconds = (seconds * 1000).rounded()
+        guard milliseconds.isFinite else { return 0 }
+        return Int(min(max(milliseconds, 0), Double(Int32.max) * 1_000_000))
+    }
 
     /// A lane as marbles, or why it cannot be drawn at this frame.
     static func marbles(_ lane: RecordingDocument.Lane, frame: Double) -> String {

@@ -153,8 +153,9 @@ struct RecordingsController {
 
     static func checked(frame: Double?) throws(LabError) -> Double? {
         guard let frame else { return nil }
-        guard frame.isFinite, frame > 0 else {
-            throw .badRequest("badFrame", "frame is a number of seconds above 0.")
+        // Tests count time in milliseconds, and a document's waits are at most a day.
+        guard frame.isFinite, (0.001...86_400).contains(frame) else {
+            throw .badRequest("badFrame", "frame is a number of seconds from 0.001 to 86400.")
         }
         return frame
     }

@@ -38,7 +38,7 @@ import TributaryTestSupport
         case 2: Double.random(in: 0..<1e9, using: &random)
         case 3: Double(Int.random(in: 0..<100_000, using: &random)) / 1_000_000
         case 4:
-            [Double.leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, 1e-300, 5e-324]
+            [Double.leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, 1e-300, 2.5e-308]
                 .randomElement(using: &random) ?? 0
         default: Double(bitPattern: UInt64.random(in: 0..<0x7FF0_0000_0000_0000, using: &random))
         }

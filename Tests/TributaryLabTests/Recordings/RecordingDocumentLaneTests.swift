@@ -1,5 +1,6 @@
 import Testing
 import TributaryLabWire
+import TributaryStreams
 
 @testable import TributaryLab
 
@@ -63,5 +64,22 @@ import TributaryLabWire
             frame: nil
         )[0]
         #expect(lane.end?.t == nil)
+    }
+}
+
+/// A recorded description becomes a number or boolean only when it is exactly how one is written.
+@Suite struct RecordingDocumentValueTests {
+    @Test(
+        arguments: [
+            ("42", StreamValue.integer(42)), ("-7", .integer(-7)), ("0.5", .decimal(0.5)),
+            ("true", .boolean(true)),
+            ("false", .boolean(false)), ("1.0", .string("1.0")), ("1e2", .string("1e2")),
+            (" 1", .string(" 1")),
+            ("-0", .string("-0")), ("12345678901234567890", .string("12345678901234567890")),
+            ("null", .string("null")), ("01", .string("01")), ("\"a\"", .string("\"a\"")), ("", .string("")),
+        ]
+    )
+    func keepsTheTextUnlessItIsExactlyANumberOrBoolean(text: String, value: StreamValue) {
+        #expect(RecordingDocument.value(text) == value)
     }
 }
