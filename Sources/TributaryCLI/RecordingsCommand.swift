@@ -137,8 +137,11 @@ struct RecordingsCommand: AsyncParsableCommand {
                 case .failed(let error): "failed: \(error)"
                 case .cancelled: "cancelled"
                 }
-            return String(format: "%10.3f s  ", seconds)
-                + "\(event.lane) #\(event.subscription)  \(what)  (\(event.source))"
+            // One event a line: a line break in what the app recorded is shown, not obeyed.
+            let line = "\(event.lane) #\(event.subscription)  \(what)  (\(event.source))"
+                .replacingOccurrences(of: "\r", with: "\\r")
+                .replacingOccurrences(of: "\n", with: "\\n")
+            return String(format: "%10.3f s  ", seconds) + line
         }
     }
 

@@ -67,6 +67,18 @@ struct RecordingsCommandTests {
             #expect(marbles.output.contains("c = swift"))
             #expect(marbles.output.contains("counted  (125|)"))
 
+            // A line break an app put in a name or a value is shown, not obeyed.
+            let forged = RecordingsCommand.Show.line(
+                LaneEvent(
+                    lane: "a\nb",
+                    subscription: 1,
+                    kind: .value("x\r\n  0.000 s  fake"),
+                    time: .zero,
+                    source: "F:1"
+                )
+            )
+            #expect(!forged.contains("\n") && !forged.contains("\r") && forged.contains(#"a\nb"#))
+
             // A lane subscribed twice draws each subscription on a line of its own.
             let again = LabLaneRecorder(lab: url, token: token, recording: "twice")
             for word in ["one", "two"] {

@@ -26,7 +26,7 @@ enum RecordingDocument {
         func time(_ t: Double) -> Double {
             let since = max(0, t - origin)
             guard let frame, frame > 0 else { return since }
-            return (since / frame).rounded() * frame
+            return nanoseconds((since / frame).rounded() * frame)
         }
         return names.map { name in
             let own = events.filter { $0.lane == name }
@@ -79,14 +79,15 @@ enum RecordingDocument {
             var previous = 0.0
             var items: [StreamItem] = []
             for (t, text) in lane.values {
-                items.append(StreamItem(value(text), delay: max(0, t - previous)))
+                items.append(StreamItem(value(text), delay: nanoseconds(max(0, t - previous))))
                 previous = max(previous, t)
             }
             let ending: StreamDefinition.Ending
             switch lane.end {
             case .none: ending = .never
-            case .some((let t, nil)): ending = .finished(after: max(0, t - previous))
-            case .some((let t, let error?)): ending = .failed(after: max(0, t - previous), message: error)
+            case .some((let t, nil)): ending = .finished(after: nanoseconds(max(0, t - previous)))
+            case .some((let t, let error?)):
+                ending = .failed(after: nanoseconds(max(0, t - previous)), message: error)
             }
             return StreamDefinition(id: lane.name, items: items, ending: ending)
         }
@@ -96,6 +97,13 @@ enum RecordingDocument {
             streams: streams,
             nodes: []
         )
+    }
+
+    /// `seconds` to the nanosecond: frames times a count, and differences of times, carry binary
+    /// noise (`0.30000000000000004`) that no recording holds.
+    static func nanoseconds(_ seconds: Double) -> Double {
+        let rounded = (seconds * 1e9).rounded() / 1e9
+        return rounded.isFinite ? rounded : seconds
     }
 
     /// A recorded value's description as a stream value: a number or boolean when the

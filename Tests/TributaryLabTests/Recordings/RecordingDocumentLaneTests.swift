@@ -83,3 +83,23 @@ import TributaryStreams
         #expect(RecordingDocument.value(text) == value)
     }
 }
+
+/// Times rounded to a frame, and the waits between them, are the times a person reads.
+@Suite struct RecordingDocumentTimeTests {
+    @Test func carriesNoBinaryNoiseIntoTimesOrWaits() throws {
+        let events = (1...9).map { index in
+            RecordedLaneEvent(
+                lane: "l",
+                subscription: 1,
+                kind: .value,
+                value: String(index),
+                t: Double(index) * 0.1 + 0.0004,
+                source: "App.swift:1"
+            )
+        }
+        let lane = RecordingDocument.lanes(["l"], of: events, frame: 0.1)[0]
+        #expect(lane.values.map(\.t) == [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8])
+        let document = try RecordingDocument.make(name: "times", lanes: ["l"], of: events, frame: 0.1)
+        #expect(document.streams[0].items.dropFirst().map(\.delay) == Array(repeating: 0.1, count: 8))
+    }
+}
