@@ -90,7 +90,7 @@ struct RecordingsCommand: AsyncParsableCommand {
             // one long name does not pad every line.
             let rows = recording.lanes.flatMap { lane in
                 let name = lane.count > 40 ? String(lane.prefix(39)) + "…" : lane
-                let events = memory.events.filter { $0.lane == lane }
+                let events = memory.events(lane: lane)
                 var subscriptions: [Int] = []
                 for event in events where !subscriptions.contains(event.subscription) {
                     subscriptions.append(event.subscription)
@@ -101,7 +101,8 @@ struct RecordingsCommand: AsyncParsableCommand {
                         lane: lane,
                         label: subscriptions.count == 1 ? name : "\(name) #\(subscription)",
                         marbles: memory.marbles(lane: lane, frame: frame, subscription: subscription)
-                            + (subscriptions.count == 1 ? "" : "  (from \(Self.seconds(start)) s)"),
+                            + (subscriptions.count == 1
+                                ? "" : String(format: "  (from %.3f s)", Self.seconds(start))),
                         last: subscription == subscriptions.last
                     )
                 }
@@ -117,17 +118,12 @@ struct RecordingsCommand: AsyncParsableCommand {
             }
         }
 
-        /// A time since the recorder began, in seconds to the millisecond.
-        static func seconds(_ time: Duration) -> String {
-            String(
-                format: "%.3f",
-                Double(time.components.seconds) + Double(time.components.attoseconds) * 1e-18
-            )
+        /// A time since the recorder began, in seconds.
+        static func seconds(_ time: Duration) -> Double {
+            Double(time.components.seconds) + Double(time.components.attoseconds) * 1e-18
         }
 
         static func line(_ event: LaneEvent) -> String {
-            let seconds =
-                Double(event.time.components.seconds) + Double(event.time.components.attoseconds) * 1e-18
             let what: String =
                 switch event.kind {
                 case .subscribed: "subscribed"
@@ -141,7 +137,7 @@ struct RecordingsCommand: AsyncParsableCommand {
             let line = "\(event.lane) #\(event.subscription)  \(what)  (\(event.source))"
                 .replacingOccurrences(of: "\r", with: "\\r")
                 .replacingOccurrences(of: "\n", with: "\\n")
-            return String(format: "%10.3f s  ", seconds) + line
+            return String(format: "%10.3f s  ", Self.seconds(event.time)) + line
         }
     }
 

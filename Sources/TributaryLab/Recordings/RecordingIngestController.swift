@@ -229,7 +229,9 @@ struct RecordingIngestController {
             return ("Subscriptions are numbered from 1 to \(largestCount).", ".subscription")
         }
         if !event.t.isFinite || !(0...largestTime).contains(event.t) {
-            return ("t is seconds since the recorder began, from 0 to 1000000000 (about 31 years).", ".t")
+            return (
+                "t is seconds since the recorder began, from 0 to \(Int(largestTime)) (about 31 years).", ".t"
+            )
         }
         switch event.kind {
         case .value where event.value == nil: return ("A value event has a value.", ".value")
