@@ -219,6 +219,11 @@ def probe(binary):
         answer, closed = raw(lab.port, b"\x16\x03\x01 not HTTP\r\n\r\n")
         check("bytes that are not HTTP are answered 400 and closed", closed and answer.startswith(b"HTTP/1.1 400"),
               answer[:40])
+        answer, closed = raw(lab.port, b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                             b"GET /api/examples HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGARBAGE\x01\r\n\r\n")
+        statuses = [part[:3] for part in answer.split(b"HTTP/1.1 ")[1:]]
+        check("requests before unreadable bytes are answered, then 400", closed and statuses == [b"200", b"200", b"400"],
+              statuses)
         started = time.monotonic()
         crowd = []
         head = (b"POST /api/streams HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"

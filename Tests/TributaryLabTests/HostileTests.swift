@@ -315,6 +315,38 @@ struct HostileTests {
         }
     }
 
+    /// Requests sent one after another on a connection, the last of them unreadable: each
+    /// readable one is answered in order, then the unreadable one `400`, and the connection
+    /// closes. Whether the unreadable bytes arrive with the first request or after its answer,
+    /// on a page route or a document route, nothing already asked goes unanswered.
+    @Test func answersRequestsBeforeAnUnreadableOneOnTheSameConnection() async throws {
+        try await withLab { lab in
+            let port = lab.base.port ?? 0
+            let health = "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            let examples = "GET /api/examples HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            let garbage = "GARBAGE\u{1} nonsense\r\n\r\n"
+            for sent in [health + garbage, examples + garbage, health + examples + garbage] {
+                let connection = try RawConnection(port: port)
+                connection.send(sent)
+                let read = await connection.readUntilClosed(timeout: .seconds(10))
+                let statuses = read.text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+                let asked = sent.components(separatedBy: "GET ").count - 1
+                #expect(read.closed, "\(sent.prefix(30))")
+                #expect(
+                    statuses == Array(repeating: "200", count: asked) + ["400"],
+                    "\(read.text.prefix(200))"
+                )
+            }
+            // The unreadable bytes after an answer has been read.
+            let connection = try RawConnection(port: port)
+            connection.send(health)
+            #expect(await connection.status() == 200)
+            connection.send(garbage)
+            let read = await connection.readUntilClosed(timeout: .seconds(10))
+            #expect(read.closed && read.text.contains("HTTP/1.1 400"), "\(read.text.prefix(200))")
+        }
+    }
+
     @Test func closesConnectionsPastItsLimit() async throws {
         var configuration = LabConfiguration()
         configuration.maximumConnections = 4

@@ -155,16 +155,30 @@ struct GuardedChannel: ServerChildChannel {
 /// HTTP (`400`) — and closes the connection, which would otherwise wait for a request that
 /// never comes: the WebSocket upgrade's pipeline leaves such errors to Hummingbird, which
 /// hears of them only from a request. It sits right after the HTTP decoder.
+///
+/// Bytes that cannot be read after a readable request are Hummingbird's to answer: it answers
+/// every request before them in order, then `400`, and closes. After a request to upgrade, the
+/// connection is only closed, since an answer may be on its way that a second one would
+/// corrupt.
 final class UnreadableHeadAnswer: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
+    typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// Whether a request has been read: after one, an answer may be on its way, and a second
-    /// answer would corrupt it, so the connection is only closed.
-    private var hasRead = false
+    private enum Read {
+        /// No request head yet.
+        case nothing
+        /// Requests Hummingbird answers one after another.
+        case requests
+        /// A request to upgrade: once upgraded, what comes through is no longer HTTP.
+        case upgrade
+    }
+
+    private var read = Read.nothing
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        hasRead = true
+        if read != .upgrade, case .head(let head) = unwrapInboundIn(data) {
+            read = head.headers.contains(name: "upgrade") ? .upgrade : .requests
+        }
         context.fireChannelRead(data)
     }
 
@@ -174,9 +188,15 @@ final class UnreadableHeadAnswer: ChannelInboundHandler, RemovableChannelHandler
             return
         }
         let channel = context.channel
-        guard !hasRead else {
+        switch read {
+        case .requests:
+            context.fireErrorCaught(error)
+            return
+        case .upgrade:
             channel.close(promise: nil)
             return
+        case .nothing:
+            break
         }
         let status: HTTPResponseStatus =
             switch error {
