@@ -203,6 +203,24 @@ struct HostileTests {
                     + "Content-Type: application/json\r\nContent-Length: 99999999\r\n\r\n{"
             )
             #expect(await declared.status() == 413)
+            // Chunks sent past the limit, without a length given first.
+            let chunked = try RawConnection(port: port)
+            let chunk = String(repeating: " ", count: 64 * 1_024)
+            chunked.send(
+                "POST /api/streams HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(lab.token)\r\n"
+                    + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + String(repeating: "10000\r\n\(chunk)\r\n", count: 20)
+            )
+            #expect(await chunked.status() == 413)
+            // A chunk size that is not a number is a body that cannot be read, not a large one.
+            let malformed = try RawConnection(port: port)
+            malformed.send(
+                "POST /api/streams HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(lab.token)\r\n"
+                    + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\n{}\r\n0\r\n\r\n"
+            )
+            let answer = await malformed.readUntilClosed(timeout: .seconds(10))
+            #expect(answer.closed && answer.text.hasPrefix("HTTP/1.1 400"), "\(answer.text.prefix(80))")
+            #expect(answer.text.contains("malformedBody"), "\(answer.text)")
         }
     }
 

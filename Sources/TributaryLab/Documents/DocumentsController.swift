@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import TributaryLabWire
 import TributaryStreams
 
@@ -142,8 +143,8 @@ struct DocumentsController {
     }
 
     /// The request's body as JSON: `415` unless it says `application/json`, which a page
-    /// elsewhere cannot send without the browser asking first; `413` past `limit`; `400` for what
-    /// is not JSON.
+    /// elsewhere cannot send without the browser asking first; `413` past `limit`; `400` for a
+    /// body whose chunks cannot be read, or that is not JSON.
     static func json(of request: Request, limit: Int) async throws -> Data {
         let type = request.headers[.contentType]?.split(separator: ";").first?
             .trimmingCharacters(in: .whitespaces).lowercased()
@@ -178,8 +179,13 @@ struct DocumentsController {
             }
         } catch let error as LabError {
             throw error
-        } catch {
+        } catch is NIOTooManyBytesError {
             throw tooLarge(limit)
+        } catch is HTTPParserError {
+            throw LabError.badRequest(
+                "malformedBody",
+                "The body cannot be read: its chunked encoding is malformed."
+            )
         }
         let data = Data(bytes.readableBytesView)
         do {
