@@ -110,6 +110,16 @@ enum RecordingDocument {
     /// description is exactly how one is written (`42`, `0.5`, `true`), anything else as text —
     /// `1.0`, `1e2`, ` 1`, `-0` or a number past what a value holds stay the text they were.
     static func value(_ text: String) -> StreamValue {
+        switch text {
+        case "true": return .boolean(true)
+        case "false": return .boolean(false)
+        default: break
+        }
+        // Only a short text that begins as a number is written can be one: the longest a value
+        // holds is a double's 24 characters. The rest are not decoded at all.
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || (48...57).contains(first),
+            text.utf8.count <= 32
+        else { return .string(text) }
         if let read = try? JSONDecoder().decode(StreamValue.self, from: Data(text.utf8)) {
             switch read {
             case .integer, .decimal, .boolean:

@@ -77,6 +77,8 @@ import TributaryStreams
             (" 1", .string(" 1")),
             ("-0", .string("-0")), ("12345678901234567890", .string("12345678901234567890")),
             ("null", .string("null")), ("01", .string("01")), ("\"a\"", .string("\"a\"")), ("", .string("")),
+            ("123.456", .decimal(123.456)), ("-0.25", .decimal(-0.25)), ("[1]", .string("[1]")),
+            ("True", .string("True")), ("true ", .string("true ")),
         ]
     )
     func keepsTheTextUnlessItIsExactlyANumberOrBoolean(text: String, value: StreamValue) {
