@@ -34,18 +34,24 @@ final class RawConnection: @unchecked Sendable {
 
     func send(_ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        bytes.withUnsafeBytes { sendAll(descriptor, $0) }
     }
 
     /// Everything the server sends until it closes the connection or `timeout` passes; `closed`
     /// says which. The waiting happens on a thread of Dispatch's, never one the lab answers on.
     func readUntilClosed(timeout: Duration) async -> (text: String, closed: Bool) {
-        await offPool { self.blockingReadUntilClosed(timeout: timeout) }
+        await offPool {
+            let read = self.blockingRead(timeout: timeout) { _ in false }
+            return (String(decoding: read.bytes, as: UTF8.self), read.closed)
+        }
     }
 
     /// The status code of the first answer to arrive within `timeout`.
     func status(timeout: Duration = .seconds(5)) async -> Int? {
-        await offPool { self.blockingStatus(timeout: timeout) }
+        await offPool {
+            let read = self.blockingRead(timeout: timeout) { Self.statusLine(in: $0) != nil }
+            return Self.statusLine(in: read.bytes)
+        }
     }
 
     private func offPool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
@@ -54,7 +60,11 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
-    private func blockingReadUntilClosed(timeout: Duration) -> (text: String, closed: Bool) {
+    /// Reads until `isEnough` says so of everything read, the server closes, or `timeout` passes.
+    private func blockingRead(
+        timeout: Duration,
+        until isEnough: ([UInt8]) -> Bool
+    ) -> (bytes: [UInt8], closed: Bool) {
         var received: [UInt8] = []
         let deadline = ContinuousClock.now.advanced(by: timeout)
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -66,29 +76,32 @@ final class RawConnection: @unchecked Sendable {
             )
             guard poll(&poller, 1, milliseconds) > 0 else { continue }
             let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { return (String(decoding: received, as: UTF8.self), true) }
+            if count <= 0 { return (received, true) }
             received += buffer[0..<count]
+            if isEnough(received) { return (received, false) }
         }
-        return (String(decoding: received, as: UTF8.self), false)
+        return (received, false)
     }
 
-    private func blockingStatus(timeout: Duration) -> Int? {
-        var received: [UInt8] = []
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        var buffer = [UInt8](repeating: 0, count: 4_096)
-        while ContinuousClock.now < deadline {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 50) > 0 else { continue }
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            received += buffer[0..<count]
-            let text = String(decoding: received, as: UTF8.self)
-            if let line = text.split(separator: "\r\n").first, line.hasPrefix("HTTP/1.1 "),
-                text.contains("\r\n")
-            {
-                return Int(line.split(separator: " ")[1])
-            }
-        }
-        return nil
+    /// The status code of the first complete status line in `bytes`.
+    private static func statusLine(in bytes: [UInt8]) -> Int? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let end = text.range(of: "\r\n"), text.hasPrefix("HTTP/1.1 ") else { return nil }
+        return Int(text[..<end.lowerBound].split(separator: " ")[1])
+    }
+}
+
+/// Sends every byte of `bytes`, or as many as the peer takes before it closes.
+private func sendAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+    guard let start = bytes.baseAddress else { return }
+    var sent = 0
+    while sent < bytes.count {
+        #if canImport(Glibc)
+            let count = send(descriptor, start + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+        #else
+            let count = send(descriptor, start + sent, bytes.count - sent, 0)
+        #endif
+        guard count > 0 else { return }
+        sent += count
     }
 }
