@@ -224,6 +224,18 @@ def probe(binary):
         statuses = [part[:3] for part in answer.split(b"HTTP/1.1 ")[1:]]
         check("requests before unreadable bytes are answered, then 400", closed and statuses == [b"200", b"200", b"400"],
               statuses)
+        answer, closed = raw(lab.port, b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                             b"Content-Length: 9223372036854775807\r\n\r\n" + b"x" * 10_000)
+        check("a body nobody reads is answered and its connection closed",
+              closed and answer.startswith(b"HTTP/1.1 200") and b"connection: close" in answer.lower(), answer[:40])
+        answer, closed = raw(lab.port, b"GET /api/streams/x/live HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                             b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                             b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nContent-Length: 5\r\n\r\nhello")
+        check("a WebSocket upgrade with a body is answered 400 and closed",
+              closed and answer.startswith(b"HTTP/1.1 400"), answer[:40])
+        answer, closed = raw(lab.port, b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\n"
+                             b"Upgrade: h2c\r\n\r\n")
+        check("an h2c upgrade is answered over HTTP/1.1", closed and answer.startswith(b"HTTP/1.1 200"), answer[:40])
         started = time.monotonic()
         crowd = []
         head = (b"POST /api/streams HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"

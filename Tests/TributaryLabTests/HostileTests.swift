@@ -198,29 +198,35 @@ struct HostileTests {
         try await withLab { lab in
             let port = lab.base.port ?? 0
             let declared = try RawConnection(port: port)
-            declared.send(
-                "POST /api/streams HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(lab.token)\r\n"
-                    + "Content-Type: application/json\r\nContent-Length: 99999999\r\n\r\n{"
-            )
+            declared.post("/api/streams", token: lab.token, "Content-Length: 99999999\r\n\r\n{")
             #expect(await declared.status() == 413)
             // Chunks sent past the limit, without a length given first.
             let chunked = try RawConnection(port: port)
             let chunk = String(repeating: " ", count: 64 * 1_024)
-            chunked.send(
-                "POST /api/streams HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(lab.token)\r\n"
-                    + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
-                    + String(repeating: "10000\r\n\(chunk)\r\n", count: 20)
+            chunked.post(
+                "/api/streams",
+                token: lab.token,
+                "Transfer-Encoding: chunked\r\n\r\n" + String(repeating: "10000\r\n\(chunk)\r\n", count: 20)
             )
             #expect(await chunked.status() == 413)
             // A chunk size that is not a number is a body that cannot be read, not a large one.
             let malformed = try RawConnection(port: port)
-            malformed.send(
-                "POST /api/streams HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(lab.token)\r\n"
-                    + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\n{}\r\n0\r\n\r\n"
+            malformed.post(
+                "/api/streams",
+                token: lab.token,
+                "Transfer-Encoding: chunked\r\n\r\nZZZ\r\n{}\r\n0\r\n\r\n"
             )
             let answer = await malformed.readUntilClosed(timeout: .seconds(10))
             #expect(answer.closed && answer.text.hasPrefix("HTTP/1.1 400"), "\(answer.text.prefix(80))")
             #expect(answer.text.contains("malformedBody"), "\(answer.text)")
+            // A transfer coding the lab does not read is not read as if it were none.
+            let gzip = try RawConnection(port: port)
+            gzip.post(
+                "/api/run",
+                token: lab.token,
+                "Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
+            )
+            #expect(await gzip.status() == 501)
         }
     }
 
@@ -251,6 +257,21 @@ struct HostileTests {
                 let connection = try RawConnection(port: port)
                 connection.send("GET /api/health HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
                 #expect(await connection.status() == status, "\(host)")
+            }
+            // A target in absolute form names the host, whatever the Host header says; a request
+            // names one Host, no more and no fewer.
+            for (head, status) in [
+                ("GET http://rebind.attacker.example/api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n", 421),
+                (
+                    "GET http://127.0.0.1:\(port)/api/health HTTP/1.1\r\nHost: rebind.attacker.example\r\n",
+                    200
+                ),
+                ("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: rebind.attacker.example\r\n", 400),
+                ("GET /api/health HTTP/1.1\r\n", 400),
+            ] {
+                let connection = try RawConnection(port: port)
+                connection.send(head + "\r\n")
+                #expect(await connection.status() == status, "\(head)")
             }
             // The news socket of a lab with news, opened through a rebinding name, is refused too.
             let connection = try RawConnection(port: port)
@@ -362,6 +383,110 @@ struct HostileTests {
             connection.send(garbage)
             let read = await connection.readUntilClosed(timeout: .seconds(10))
             #expect(read.closed && read.text.contains("HTTP/1.1 400"), "\(read.text.prefix(200))")
+        }
+    }
+
+    /// An answer written before its request's body has been read is the connection's last:
+    /// otherwise Hummingbird reads and discards a body nobody asked for, however long, for as
+    /// long as it keeps coming. So is the answer to a request that asked to close, however it
+    /// said so.
+    @Test func closesAfterAnsweringARequestWhoseBodyIsUnreadOrThatAskedToClose() async throws {
+        try await withLab { lab in
+            let port = lab.base.port ?? 0
+            let huge = try RawConnection(port: port)
+            huge.send(
+                "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 9223372036854775807\r\n\r\n"
+                    + String(repeating: "x", count: 10_000)
+            )
+            let unread = await huge.readUntilClosed(timeout: .seconds(10))
+            #expect(unread.closed && unread.text.hasPrefix("HTTP/1.1 200"), "\(unread.text.prefix(80))")
+            #expect(unread.text.lowercased().contains("connection: close"))
+
+            let large = try RawConnection(port: port)
+            large.post("/api/streams", token: lab.token, "Content-Length: 2000000\r\n\r\n{")
+            let refused = await large.readUntilClosed(timeout: .seconds(10))
+            #expect(refused.closed && refused.text.hasPrefix("HTTP/1.1 413"), "\(refused.text.prefix(80))")
+
+            let health = "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            for asked in [
+                health + "Connection: CLOSE\r\n\r\n", health + "Connection: keep-alive, close\r\n\r\n",
+                "GET /api/health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n",
+            ] {
+                let connection = try RawConnection(port: port)
+                connection.send(asked + health + "\r\n")
+                let read = await connection.readUntilClosed(timeout: .seconds(10))
+                let answers = read.text.components(separatedBy: "HTTP/1.").count - 1
+                #expect(read.closed && answers == 1, "\(read.text.prefix(120))")
+            }
+            // A connection that asks nothing of the kind stays open for its next request.
+            let kept = try RawConnection(port: port)
+            kept.send(health + "\r\n")
+            #expect(await kept.status() == 200)
+            kept.send(health + "\r\n")
+            #expect(await kept.status() == 200)
+        }
+    }
+
+    /// A first request asking to upgrade reaches the upgrade only as a WebSocket handshake the
+    /// lab can complete; anything else is answered, never held open or dropped unanswered.
+    @Test func answersEveryUpgradeRequest() async throws {
+        try await withLab { lab in
+            let port = lab.base.port ?? 0
+            let created = try await lab.send(.post, "/api/streams", body: document(named: "Watched"))
+            let id = try #require(created.json["id"] as? String)
+            let handshake =
+                "GET /api/streams/\(id)/live HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            let cases = [
+                (handshake + "Content-Length: 5\r\n\r\nhello", "HTTP/1.1 400"),
+                (handshake + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", "HTTP/1.1 400"),
+                (
+                    handshake.replacingOccurrences(of: "Version: 13", with: "Version: 8") + "\r\n",
+                    "HTTP/1.1 426"
+                ),
+                (
+                    handshake.replacingOccurrences(
+                        of: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n",
+                        with: ""
+                    ) + "\r\n", "HTTP/1.1 400"
+                ),
+                (handshake.replacingOccurrences(of: "GET ", with: "POST ") + "\r\n", "HTTP/1.1 400"),
+                (
+                    "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                        + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n",
+                    "HTTP/1.1 200"
+                ),
+                ("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: foo\r\n\r\n", "HTTP/1.1 200"),
+            ]
+            for (sent, expected) in cases {
+                let connection = try RawConnection(port: port)
+                connection.send(sent)
+                let read = await connection.readUntilClosed(timeout: .seconds(10))
+                #expect(
+                    read.closed && read.text.hasPrefix(expected),
+                    "\(sent.prefix(60)) → \(read.text.prefix(80))"
+                )
+            }
+            let upgraded = try RawConnection(port: port)
+            upgraded.send(handshake + "\r\n")
+            #expect(await upgraded.status() == 101)
+        }
+    }
+
+    /// `Expect: 100-continue` is answered at once, so a client waits for no timer before it
+    /// sends its body.
+    @Test func answersAnExpectationToContinue() async throws {
+        try await withLab { lab in
+            let body = String(decoding: document(named: "Expected"), as: UTF8.self)
+            let connection = try RawConnection(port: lab.base.port ?? 0)
+            connection.post(
+                "/api/streams",
+                token: lab.token,
+                "Expect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            )
+            #expect(await connection.status(timeout: .seconds(2)) == 100)
+            connection.send(body)
+            #expect(await connection.status() == 201)
         }
     }
 

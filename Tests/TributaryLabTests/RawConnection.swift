@@ -37,6 +37,15 @@ final class RawConnection: @unchecked Sendable {
         bytes.withUnsafeBytes { sendAll(descriptor, $0) }
     }
 
+    /// Sends a JSON `POST` to `path` with the token, its remaining header lines, the blank line
+    /// and any body all in `rest`, exactly as given.
+    func post(_ path: String, token: String, _ rest: String) {
+        send(
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: application/json\r\n" + rest
+        )
+    }
+
     /// Everything the server sends until it closes the connection or `timeout` passes; `closed`
     /// says which. The waiting happens on a thread of Dispatch's, never one the lab answers on.
     func readUntilClosed(timeout: Duration) async -> (text: String, closed: Bool) {

@@ -69,9 +69,8 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         guard isRefused else { return }
         let answer =
             "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-        let channel = context.channel
-        context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in
-            channel.close(promise: nil)
+        context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).assumeIsolated().whenComplete { _ in
+            endInput(context: context)
         }
     }
 
@@ -139,7 +138,7 @@ struct GuardedChannel: ServerChildChannel {
                 handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self
             )
             try channel.pipeline.syncOperations.addHandler(
-                UnreadableHeadAnswer(),
+                RequestFraming(),
                 position: .after(decoder.handler)
             )
             return value
@@ -148,38 +147,163 @@ struct GuardedChannel: ServerChildChannel {
 
     func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
         await inner.handle(value: value, logger: logger)
+        // Hummingbird leaves a connection whose upgrade failed open, answered with nothing; once
+        // it is done with a connection, the connection is closed.
+        value.channel.close(promise: nil)
     }
 }
 
-/// Answers a first request head that cannot be read — larger than the lab reads (`431`), or not
-/// HTTP (`400`) — and closes the connection, which would otherwise wait for a request that
-/// never comes: the WebSocket upgrade's pipeline leaves such errors to Hummingbird, which
-/// hears of them only from a request. It sits right after the HTTP decoder.
+/// Keeps a connection's requests and answers in step, right after the HTTP decoder, where
+/// Hummingbird and NIO leave gaps an attacker could use:
 ///
-/// Bytes that cannot be read after a readable request are Hummingbird's to answer: it answers
-/// every request before them in order, then `400`, and closes. After a request to upgrade, the
-/// connection is only closed, since an answer may be on its way that a second one would
-/// corrupt.
-final class UnreadableHeadAnswer: ChannelInboundHandler, RemovableChannelHandler {
+/// - A first request head that cannot be read — larger than the lab reads (`431`), or not
+///   HTTP (`400`) — is answered and the connection closed; the WebSocket upgrade's pipeline
+///   would otherwise wait for a request that never comes. Bytes that cannot be read after a
+///   readable request are Hummingbird's to answer: it answers every request before them in
+///   order, then `400`.
+/// - An answer written before its request's body has been read to the end is the connection's
+///   last: it says `Connection: close` and the connection closes once it is sent. Hummingbird
+///   would otherwise read and discard a body nobody asked for, of any length, for as long as it
+///   keeps coming. So is the answer to a request that asked to close (`Connection: close` in any
+///   case, HTTP/1.0 without keep-alive).
+/// - A first request asking to upgrade reaches the upgrade only as a WebSocket handshake the
+///   lab can complete — `GET`, no body, `Sec-WebSocket-Key`, version 13 — and is answered `400`
+///   (`426` for another version) otherwise: NIO loses the head of an upgrade it declines, and
+///   holds a connection whose upgrade request has a body open without an answer. Any other
+///   protocol asked for (`h2c`) is ignored, and the request answered as HTTP/1.1.
+/// - `Expect: 100-continue` is answered `100 Continue` when no other answer is on its way.
+final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private enum Read {
-        /// No request head yet.
-        case nothing
-        /// Requests Hummingbird answers one after another.
+    private enum Mode {
+        /// Requests answered one after another.
         case requests
-        /// A request to upgrade: once upgraded, what comes through is no longer HTTP.
-        case upgrade
+        /// A WebSocket handshake passed on, not yet answered.
+        case upgrading
+        /// Upgraded: what passes is no longer HTTP.
+        case upgraded
+        /// The answer being written is the connection's last; nothing more is read.
+        case closing
+        /// The last answer is written; nothing more is read or written.
+        case closed
     }
 
-    private var read = Read.nothing
+    /// A request read and not yet answered.
+    private struct Unanswered {
+        /// Whether its body has been read to the end.
+        var isRead = false
+        /// Whether the connection may stay open after its answer.
+        var keepsAlive: Bool
+    }
+
+    private var mode = Mode.requests
+    private var hasRead = false
+    /// Oldest first: Hummingbird answers in the order requests arrive.
+    private var unanswered = CircularBuffer<Unanswered>()
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if read != .upgrade, case .head(let head) = unwrapInboundIn(data) {
-            read = head.headers.contains(name: "upgrade") ? .upgrade : .requests
+        switch mode {
+        case .upgrading, .upgraded:
+            context.fireChannelRead(data)
+            return
+        case .closing, .closed:
+            return
+        case .requests:
+            break
         }
-        context.fireChannelRead(data)
+        switch unwrapInboundIn(data) {
+        case .head(var head):
+            let isFirst = !hasRead
+            hasRead = true
+            var keepsAlive = head.isKeepAlive
+            if let authority = Self.authority(ofAbsoluteTarget: head.uri) {
+                head.headers.replaceOrAdd(name: "host", value: authority)
+            }
+            if head.headers.contains(name: "upgrade") {
+                let asksForWebSocket = head.headers[canonicalForm: "upgrade"].contains {
+                    $0.lowercased() == "websocket"
+                }
+                if isFirst, asksForWebSocket {
+                    if let refusal = Self.refusal(ofHandshake: head) {
+                        answer(refusal, context: context)
+                    } else {
+                        mode = .upgrading
+                        context.fireChannelRead(wrapInboundOut(.head(head)))
+                    }
+                    return
+                }
+                // Hummingbird answers a later WebSocket handshake with a redirect to a new
+                // connection; no other protocol is offered. Either way the decoder reads no
+                // further request after a head that asks to upgrade.
+                if !asksForWebSocket { head.headers.remove(name: "upgrade") }
+                keepsAlive = false
+            }
+            if head.version == .http1_1, unanswered.isEmpty,
+                head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" })
+            {
+                let going = HTTPResponseHead(version: .http1_1, status: .continue)
+                context.writeAndFlush(wrapOutboundOut(.head(going)), promise: nil)
+            }
+            unanswered.append(Unanswered(keepsAlive: keepsAlive))
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+        case .body:
+            context.fireChannelRead(data)
+        case .end:
+            if !unanswered.isEmpty { unanswered[unanswered.index(before: unanswered.endIndex)].isRead = true }
+            context.fireChannelRead(data)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch mode {
+        case .upgraded:
+            context.write(data, promise: promise)
+            return
+        case .closed:
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        case .requests, .upgrading, .closing:
+            break
+        }
+        switch unwrapOutboundIn(data) {
+        case .head(var head):
+            if mode == .upgrading {
+                guard head.status != .switchingProtocols else {
+                    mode = .upgraded
+                    context.write(data, promise: promise)
+                    return
+                }
+                // A handshake the lab declined: Hummingbird answers it and is done.
+                mode = .closing
+            } else if head.status.code < 200 {
+                context.write(data, promise: promise)
+                return
+            } else if let oldest = unanswered.first, !oldest.isRead || !oldest.keepsAlive {
+                mode = .closing
+            }
+            guard mode == .closing else {
+                context.write(data, promise: promise)
+                return
+            }
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .body:
+            context.write(data, promise: promise)
+        case .end:
+            if !unanswered.isEmpty { unanswered.removeFirst() }
+            guard mode == .closing else {
+                context.write(data, promise: promise)
+                return
+            }
+            mode = .closed
+            let channel = context.channel
+            let written = context.writeAndFlush(data)
+            written.whenComplete { _ in channel.close(promise: nil) }
+            promise?.completeWith(written)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -187,28 +311,69 @@ final class UnreadableHeadAnswer: ChannelInboundHandler, RemovableChannelHandler
             context.fireErrorCaught(error)
             return
         }
-        let channel = context.channel
-        switch read {
-        case .requests:
+        switch mode {
+        case .requests where hasRead:
             context.fireErrorCaught(error)
-            return
-        case .upgrade:
-            channel.close(promise: nil)
-            return
-        case .nothing:
+        case .requests:
+            let status: HTTPResponseStatus =
+                switch error {
+                case .headerOverflow: .requestHeaderFieldsTooLarge
+                default: .badRequest
+                }
+            answer(HTTPResponseHead(version: .http1_1, status: status), context: context)
+        case .upgrading, .upgraded:
+            context.close(promise: nil)
+        case .closing, .closed:
             break
         }
-        let status: HTTPResponseStatus =
-            switch error {
-            case .headerOverflow: .requestHeaderFieldsTooLarge
-            default: .badRequest
-            }
-        let head = HTTPResponseHead(
-            version: .http1_1,
-            status: status,
-            headers: ["Content-Length": "0", "Connection": "close"]
-        )
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
+
+    /// The authority of a request target in absolute form (`http://host:port/path`), which is
+    /// the request's host whatever its Host header says; `nil` for a path.
+    private static func authority(ofAbsoluteTarget target: String) -> String? {
+        guard !target.hasPrefix("/"), let colon = target.firstIndex(of: ":"),
+            target[colon...].hasPrefix("://")
+        else { return nil }
+        let rest = target[colon...].dropFirst(3)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return authority.isEmpty ? nil : String(authority)
+    }
+
+    /// Why a WebSocket handshake cannot be completed, as its answer; `nil` when it can.
+    private static func refusal(ofHandshake head: HTTPRequestHead) -> HTTPResponseHead? {
+        let hasBody =
+            head.headers.contains(name: "transfer-encoding")
+            || head.headers["content-length"].contains { $0.filter { $0 != " " } != "0" }
+        let isComplete =
+            head.method == .GET && !hasBody && head.headers["sec-websocket-key"].count == 1
+            && head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" }
+        guard head.headers["sec-websocket-version"] == ["13"] else {
+            return HTTPResponseHead(
+                version: .http1_1,
+                status: .upgradeRequired,
+                headers: ["Sec-WebSocket-Version": "13"]
+            )
+        }
+        return isComplete ? nil : HTTPResponseHead(version: .http1_1, status: .badRequest)
+    }
+
+    /// Answers `head`, with no body, as the connection's only answer, and closes it.
+    private func answer(_ head: HTTPResponseHead, context: ChannelHandlerContext) {
+        mode = .closed
+        var head = head
+        head.headers.replaceOrAdd(name: "content-length", value: "0")
+        head.headers.replaceOrAdd(name: "connection", value: "close")
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            endInput(context: context)
+        }
+    }
+}
+
+/// Closes a connection whose only answer has been sent, telling the handlers after `context`
+/// first that no request is coming, so that the WebSocket upgrade waiting for one ends quietly
+/// rather than reporting a failure for every connection turned away.
+private func endInput(context: ChannelHandlerContext) {
+    context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+    context.close(promise: nil)
 }

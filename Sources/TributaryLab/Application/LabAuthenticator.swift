@@ -100,6 +100,8 @@ struct LabAuthenticator: RouterMiddleware {
 
 /// Answers `421 Misdirected Request` to a request whose `Host` is not one of the lab's names,
 /// so that a page at a name an attacker points at this machine (DNS rebinding) gets nothing.
+private let hostField = HTTPField.Name("Host")!
+
 struct LabHostMiddleware<Context: RequestContext>: RouterMiddleware {
     let configuration: LabConfiguration
 
@@ -108,13 +110,27 @@ struct LabHostMiddleware<Context: RequestContext>: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let authority = request.head.authority, configuration.isOwnName(Self.hostName(of: authority))
-        else {
+        // The first Host is the authority; any other is still among the fields.
+        guard let authority = request.head.authority, !request.headers.contains(hostField) else {
+            throw LabError.badRequest("badHost", "A request names its host in exactly one Host header.")
+        }
+        guard configuration.isOwnName(Self.hostName(of: authority)) else {
             throw LabError(
                 status: .misdirectedRequest,
                 code: "unknownHost",
                 message:
                     "This lab does not answer to that name; use its own address, or start it with --public-url."
+            )
+        }
+        if let codings = request.headers[.transferEncoding],
+            codings.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
+            })
+        {
+            throw LabError(
+                status: .notImplemented,
+                code: "unknownTransferCoding",
+                message: "The lab reads bodies sent whole or chunked, with no other transfer coding."
             )
         }
         return try await next(request, context)
