@@ -252,38 +252,16 @@ func hoardingViewerBenchmark() {
         do {
             let lab = try await RunningLab()
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
-            var request = HTTPClientRequest(url: lab.url.appending(path: "api/streams").absoluteString)
-            request.method = .POST
-            request.headers.add(name: "Authorization", value: "Bearer \(lab.token)")
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(megabyteDocument)
-            let created = try await client.execute(request, timeout: .seconds(30))
-            let body = try await created.body.collect(upTo: 4 << 20)
-            let object =
-                try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
-            guard let id = object?["id"] as? String else {
-                throw LabBenchmarkError("the document was not made")
-            }
+            let id = try await lab.create(client, body: megabyteDocument)
             try await Task.sleep(for: .milliseconds(500))
             let before = residentBytes()
 
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent()
-                .appending(path: "Scripts/hoarding_viewers.py")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, "\(lab.url.port ?? 0)", id, "\(hoarders)"]
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            let line = await blocking {
-                String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            }
-            guard line.hasPrefix("ready \(hoarders)") else {
-                throw LabBenchmarkError("the viewers did not connect: \(line)")
-            }
+            let viewers = try await ViewerProcess(
+                script: "hoarding_viewers.py",
+                lab: lab,
+                id: id,
+                count: hoarders
+            )
             for version in 1...3 {
                 try await lab.save(client, id: id, baseVersion: version, body: megabyteDocument)
             }
@@ -292,8 +270,7 @@ func hoardingViewerBenchmark() {
             benchmark.measurement(residentOverIdle, (after - before) >> 20)
             benchmark.measurement(residentTotal, after >> 20)
 
-            try input.fileHandleForWriting.close()
-            await blocking { process.waitUntilExit() }
+            await viewers.stop()
             try? await client.shutdown()
             await lab.stop()
         } catch {

@@ -45,35 +45,56 @@ func idleConnectionBenchmarks() {
             try await Task.sleep(for: .milliseconds(500))
             let before = residentBytes()
 
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent()
-                .appending(path: "Scripts/idle_viewers.py")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, "\(lab.url.port ?? 0)", id, "\(idleViewers)"]
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            let line = await blocking {
-                String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            }
-            guard line.hasPrefix("ready \(idleViewers)") else {
-                throw LabBenchmarkError("the viewers did not connect: \(line)")
-            }
+            let viewers = try await ViewerProcess(
+                script: "idle_viewers.py",
+                lab: lab,
+                id: id,
+                count: idleViewers
+            )
             try await Task.sleep(for: .seconds(1))
             let after = residentBytes()
             benchmark.measurement(residentOverIdle, (after - before) >> 20)
             benchmark.measurement(residentPerConnection, ((after - before) / idleViewers) >> 10)
 
-            try input.fileHandleForWriting.close()
-            await blocking { process.waitUntilExit() }
+            await viewers.stop()
             try? await client.shutdown()
             await lab.stop()
         } catch {
             benchmark.error("\(error)")
         }
+    }
+}
+
+/// A Python process of its own holding `count` live viewers of a document open, from one of
+/// the scripts in `Scripts/`, until ``stop()``.
+struct ViewerProcess {
+    private let process = Process()
+    private let input = Pipe()
+
+    /// Starts the script and returns once it says all its viewers are connected.
+    init(script: String, lab: RunningLab, id: String, count: Int) async throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "Scripts/\(script)")
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", path.path, "\(lab.url.port ?? 0)", id, "\(count)"]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let line = await blocking {
+            String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        guard line.hasPrefix("ready \(count)") else {
+            throw LabBenchmarkError("the viewers did not connect: \(line)")
+        }
+    }
+
+    /// Tells the script to close its viewers and waits for it to exit.
+    func stop() async {
+        try? input.fileHandleForWriting.close()
+        let process = process
+        await blocking { process.waitUntilExit() }
     }
 }
 

@@ -78,16 +78,16 @@ final class RunningLab: Sendable {
         _ = await task.result
     }
 
-    /// Creates a document through the API; returns its id.
-    func create(_ client: HTTPClient) async throws -> String {
+    /// Creates a document through the API, by default a small one; returns its id.
+    func create(_ client: HTTPClient, body: ByteBuffer? = nil) async throws -> String {
         var request = HTTPClientRequest(url: url.appending(path: "api/streams").absoluteString)
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(data: try sampleDocument("Fan-out").encoded()))
+        request.body = .bytes(try body ?? ByteBuffer(data: sampleDocument("Fan-out").encoded()))
         let response = try await client.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+        let answer = try await response.body.collect(upTo: 8 << 20)
+        let object = try JSONSerialization.jsonObject(with: Data(answer.readableBytesView)) as? [String: Any]
         guard response.status == .created, let id = object?["id"] as? String else {
             throw LabBenchmarkError("creating a document answered \(response.status)")
         }

@@ -51,13 +51,6 @@ private final class Delays: Sendable {
 /// How a message that holds the run's last event ends: its value, then the message's own fields.
 private let endMark = #""value":"end"}],"#
 
-/// This process's resident memory in bytes, where the lab and its viewers both run.
-private func residentMemory() -> Int {
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1_024
-}
-
 func laneLiveBenchmarks() {
     Benchmark(
         "Lane.live/50 viewers at 50k events per second",
@@ -125,7 +118,7 @@ func laneLiveBenchmarks() {
             }
         }
         _ = try await snapshots.last()
-        let before = residentMemory()
+        let before = residentBytes()
 
         let total = liveRate * liveSeconds
         let perTick = liveRate / 200
@@ -157,7 +150,7 @@ func laneLiveBenchmarks() {
             try await Task.sleep(for: .milliseconds(20))
         }
         benchmark.stopMeasurement()
-        let after = residentMemory()
+        let after = residentBytes()
 
         let seen = delays.seen.withLock { $0 }
         let finished = delays.finished.withLock { $0 }
