@@ -14,6 +14,23 @@ struct LabAPITests {
         }
     }
 
+    /// HEAD is answered wherever GET is: the same status and headers, no body.
+    @Test func answersHeadLikeGetWithoutTheBody() async throws {
+        try await withLab { lab in
+            let created = try await lab.send(.post, "/api/streams", body: document(named: "Headed"))
+            let id = try #require(created.json["id"] as? String)
+            for path in ["/api/health", "/api/streams/\(id)", "/"] {
+                let get = try await lab.send(.get, path)
+                let head = try await lab.send(.head, path)
+                #expect(get.status == 200 && head.status == 200, "\(path)")
+                #expect(head.body.isEmpty && !get.body.isEmpty, "\(path)")
+                #expect(head.headers[.contentLength] == "\(get.body.count)", "\(path)")
+                #expect(head.headers[.eTag] == get.headers[.eTag], "\(path)")
+            }
+            #expect(try await lab.send(.head, "/api/streams/AAAAAAAAAAAAAAAAAAAAAA").status == 404)
+        }
+    }
+
     @Test func createsReadsSavesAndKeepsEveryVersion() async throws {
         try await withLab { lab in
             let created = try await lab.send(

@@ -141,7 +141,8 @@ public struct LabServer: Sendable {
         recordings: RecordingService?,
         connections: LiveConnections
     ) -> Router<LabRequestContext> {
-        let router = Router(context: LabRequestContext.self)
+        // HEAD is answered wherever GET is, with GET's headers and no body.
+        let router = Router(context: LabRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeaders())
         router.add(middleware: LabHostMiddleware(configuration: configuration))
         router.add(middleware: LabErrorMiddleware())
