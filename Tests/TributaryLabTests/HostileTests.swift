@@ -406,6 +406,27 @@ struct HostileTests {
             large.post("/api/streams", token: lab.token, "Content-Length: 2000000\r\n\r\n{")
             let refused = await large.readUntilClosed(timeout: .seconds(10))
             #expect(refused.closed && refused.text.hasPrefix("HTTP/1.1 413"), "\(refused.text.prefix(80))")
+            // Sent whole, the body still arriving when the answer goes out: the answer is not
+            // lost to a reset.
+            let whole = try RawConnection(port: port)
+            whole.post(
+                "/api/streams",
+                token: lab.token,
+                "Content-Length: 3000000\r\n\r\n" + String(repeating: " ", count: 3_000_000)
+            )
+            let answered = await whole.readUntilClosed(timeout: .seconds(10))
+            #expect(answered.closed && answered.text.hasPrefix("HTTP/1.1 413"), "\(answered.text.prefix(80))")
+            // After a CONNECT the decoder reads no further request: its answer is the last.
+            let tunnel = try RawConnection(port: port)
+            tunnel.send(
+                "CONNECT 127.0.0.1:\(port) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+                    + "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            )
+            let connected = await tunnel.readUntilClosed(timeout: .seconds(10))
+            #expect(
+                connected.closed && connected.text.components(separatedBy: "HTTP/1.1 ").count == 2,
+                "\(connected.text)"
+            )
 
             let health = "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             for asked in [
@@ -452,6 +473,11 @@ struct HostileTests {
                 ),
                 (handshake.replacingOccurrences(of: "GET ", with: "POST ") + "\r\n", "HTTP/1.1 400"),
                 (
+                    handshake.replacingOccurrences(of: "dGhlIHNhbXBsZSBub25jZQ==", with: "abc") + "\r\n",
+                    "HTTP/1.1 400"
+                ),
+                (handshake.replacingOccurrences(of: "HTTP/1.1", with: "HTTP/1.0") + "\r\n", "HTTP/1.1 400"),
+                (
                     "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, HTTP2-Settings\r\n"
                         + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n",
                     "HTTP/1.1 200"
@@ -487,6 +513,16 @@ struct HostileTests {
             #expect(await connection.status(timeout: .seconds(2)) == 100)
             connection.send(body)
             #expect(await connection.status() == 201)
+            // Behind another request, once that one is answered.
+            let behind = try RawConnection(port: lab.base.port ?? 0)
+            behind.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            behind.post(
+                "/api/streams",
+                token: lab.token,
+                "Expect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            )
+            let read = await behind.readUntil(timeout: .seconds(2)) { $0.contains("HTTP/1.1 100") }
+            #expect(read.hasPrefix("HTTP/1.1 200") && read.contains("HTTP/1.1 100 Continue"), "\(read)")
         }
     }
 

@@ -47,11 +47,20 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Everything the server sends until it closes the connection or `timeout` passes; `closed`
-    /// says which. The waiting happens on a thread of Dispatch's, never one the lab answers on.
+    /// says whether it closed in order, not by a reset. The waiting happens on a thread of
+    /// Dispatch's, never one the lab answers on.
     func readUntilClosed(timeout: Duration) async -> (text: String, closed: Bool) {
         await offPool {
             let read = self.blockingRead(timeout: timeout) { _ in false }
             return (String(decoding: read.bytes, as: UTF8.self), read.closed)
+        }
+    }
+
+    /// What the server sends until `isEnough` says so of it, it closes, or `timeout` passes.
+    func readUntil(timeout: Duration, _ isEnough: @escaping @Sendable (String) -> Bool) async -> String {
+        await offPool {
+            let read = self.blockingRead(timeout: timeout) { isEnough(String(decoding: $0, as: UTF8.self)) }
+            return String(decoding: read.bytes, as: UTF8.self)
         }
     }
 
@@ -85,7 +94,9 @@ final class RawConnection: @unchecked Sendable {
             )
             guard poll(&poller, 1, milliseconds) > 0 else { continue }
             let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { return (received, true) }
+            // An orderly close; a reset (-1) is not one, and can lose what was sent before it.
+            if count == 0 { return (received, true) }
+            if count < 0 { return (received, false) }
             received += buffer[0..<count]
             if isEnough(received) { return (received, false) }
         }

@@ -39,6 +39,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     private var deadline: Scheduled<Void>?
     /// Whether the connection found no room; it is answered `503` and closed once active.
     private var isRefused = false
+    private var hasTurnedAway = false
     /// How much of the `\r\n\r\n` that ends a head the bytes read so far end with.
     private var matched = 0
     /// Whether the head has begun: empty lines before a request line are skipped by the
@@ -60,13 +61,30 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         }
         let count = count
         context.channel.closeFuture.whenComplete { _ in count.leave() }
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: headTimeout) {
+            // Past the decoder, which would read the end of input as a head cut short and
+            // answer it: a head that never came is not answered.
+            guard let framing = try? context.pipeline.syncOperations.context(handlerType: RequestFraming.self)
+            else { return context.close(promise: nil) }
+            endInput(context: framing)
+        }
     }
 
     func channelActive(context: ChannelHandlerContext) {
         context.fireChannelActive()
         guard isRefused else { return }
+        // Answered once its request has been read, so that closing leaves nothing unread to
+        // reset the connection with the answer; a client that sends nothing is answered soon.
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(500)) {
+            self.turnAway(context: context)
+        }
+    }
+
+    private func turnAway(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        guard !hasTurnedAway else { return }
+        hasTurnedAway = true
         let answer =
             "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).assumeIsolated().whenComplete { _ in
@@ -80,7 +98,10 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // What a turned-away connection sends is not read.
-        guard !isRefused else { return }
+        guard !isRefused else {
+            turnAway(context: context)
+            return
+        }
         if deadline != nil, endsHead(unwrapInboundIn(data)) {
             // The first head is in; from here Hummingbird's idle timeout takes over.
             deadline?.cancel()
@@ -197,6 +218,8 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
         var isRead = false
         /// Whether the connection may stay open after its answer.
         var keepsAlive: Bool
+        /// Whether it waits for `100 Continue` before it sends its body.
+        var waitsToContinue = false
     }
 
     private var mode = Mode.requests
@@ -218,7 +241,8 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(var head):
             let isFirst = !hasRead
             hasRead = true
-            var keepsAlive = head.isKeepAlive
+            // After a CONNECT the decoder reads what follows as the tunnel's, not as requests.
+            var keepsAlive = head.isKeepAlive && head.method != .CONNECT
             if let authority = Self.authority(ofAbsoluteTarget: head.uri) {
                 head.headers.replaceOrAdd(name: "host", value: authority)
             }
@@ -241,13 +265,15 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
                 if !asksForWebSocket { head.headers.remove(name: "upgrade") }
                 keepsAlive = false
             }
-            if head.version == .http1_1, unanswered.isEmpty,
-                head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" })
-            {
-                let going = HTTPResponseHead(version: .http1_1, status: .continue)
-                context.writeAndFlush(wrapOutboundOut(.head(going)), promise: nil)
+            var request = Unanswered(keepsAlive: keepsAlive)
+            request.waitsToContinue =
+                head.version == .http1_1
+                && head.headers[canonicalForm: "expect"].contains { $0.lowercased() == "100-continue" }
+            if request.waitsToContinue, unanswered.isEmpty {
+                request.waitsToContinue = false
+                sendContinue(context: context)
             }
-            unanswered.append(Unanswered(keepsAlive: keepsAlive))
+            unanswered.append(request)
             context.fireChannelRead(wrapInboundOut(.head(head)))
         case .body:
             context.fireChannelRead(data)
@@ -293,17 +319,33 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
         case .body:
             context.write(data, promise: promise)
         case .end:
-            if !unanswered.isEmpty { unanswered.removeFirst() }
+            let answered = unanswered.isEmpty ? nil : unanswered.removeFirst()
             guard mode == .closing else {
                 context.write(data, promise: promise)
+                // The next request's 100 Continue waited for this answer.
+                if let next = unanswered.first, next.waitsToContinue, !next.isRead {
+                    unanswered[unanswered.startIndex].waitsToContinue = false
+                    sendContinue(context: context)
+                }
                 return
             }
             mode = .closed
-            let channel = context.channel
             let written = context.writeAndFlush(data)
-            written.whenComplete { _ in channel.close(promise: nil) }
             promise?.completeWith(written)
+            let isUnread = answered.map { !$0.isRead } ?? false
+            written.assumeIsolated().whenComplete { _ in
+                if isUnread {
+                    endAfterLingering(context: context)
+                } else {
+                    context.close(promise: nil)
+                }
+            }
         }
+    }
+
+    private func sendContinue(context: ChannelHandlerContext) {
+        let going = HTTPResponseHead(version: .http1_1, status: .continue)
+        context.writeAndFlush(wrapOutboundOut(.head(going)), promise: nil)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -344,8 +386,12 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
         let hasBody =
             head.headers.contains(name: "transfer-encoding")
             || head.headers["content-length"].contains { $0.filter { $0 != " " } != "0" }
+        // The key is 16 random bytes in base64: 22 characters and `==`.
+        let key = head.headers["sec-websocket-key"]
         let isComplete =
-            head.method == .GET && !hasBody && head.headers["sec-websocket-key"].count == 1
+            head.method == .GET && head.version == .http1_1 && !hasBody && key.count == 1
+            && key[0].utf8.count == 24 && key[0].hasSuffix("==")
+            && key[0].utf8.dropLast(2).allSatisfy(Self.isBase64)
             && head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" }
         guard head.headers["sec-websocket-version"] == ["13"] else {
             return HTTPResponseHead(
@@ -355,6 +401,15 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
             )
         }
         return isComplete ? nil : HTTPResponseHead(version: .http1_1, status: .badRequest)
+    }
+
+    private static func isBase64(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+            true
+        default: false
+        }
     }
 
     /// Answers `head`, with no body, as the connection's only answer, and closes it.
@@ -368,6 +423,17 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
             endInput(context: context)
         }
     }
+}
+
+/// How long a connection answered with bytes still coming in is read before it is closed.
+private let lingering = TimeAmount.seconds(2)
+
+/// Ends a connection answered while its client may still be sending a body: closing with bytes
+/// unread would reset it, and the client could lose the answer with it. The lab stops writing,
+/// reads and drops what still comes for a moment, then closes.
+private func endAfterLingering(context: ChannelHandlerContext) {
+    context.close(mode: .output, promise: nil)
+    context.eventLoop.assumeIsolated().scheduleTask(in: lingering) { endInput(context: context) }
 }
 
 /// Closes a connection whose only answer has been sent, telling the handlers after `context`
