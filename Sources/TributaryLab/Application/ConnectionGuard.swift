@@ -192,7 +192,11 @@ struct GuardedChannel: ServerChildChannel {
 ///   (`426` for another version) otherwise: NIO loses the head of an upgrade it declines, and
 ///   holds a connection whose upgrade request has a body open without an answer. Any other
 ///   protocol asked for (`h2c`) is ignored, and the request answered as HTTP/1.1.
-/// - `Expect: 100-continue` is answered `100 Continue` when no other answer is on its way.
+/// - An answer closing a connection whose request body is still coming in is followed by a
+///   moment of reading with the output closed, so that the client receives it rather than a
+///   reset.
+/// - `Expect: 100-continue` is answered `100 Continue` at once, or once the answers before it
+///   are out.
 final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -247,9 +251,7 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
                 head.headers.replaceOrAdd(name: "host", value: authority)
             }
             if head.headers.contains(name: "upgrade") {
-                let asksForWebSocket = head.headers[canonicalForm: "upgrade"].contains {
-                    $0.lowercased() == "websocket"
-                }
+                let asksForWebSocket = head.headers.has("websocket", in: "upgrade")
                 if isFirst, asksForWebSocket {
                     if let refusal = Self.refusal(ofHandshake: head) {
                         answer(refusal, context: context)
@@ -268,7 +270,7 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
             var request = Unanswered(keepsAlive: keepsAlive)
             request.waitsToContinue =
                 head.version == .http1_1
-                && head.headers[canonicalForm: "expect"].contains { $0.lowercased() == "100-continue" }
+                && head.headers.has("100-continue", in: "expect")
             if request.waitsToContinue, unanswered.isEmpty {
                 request.waitsToContinue = false
                 sendContinue(context: context)
@@ -392,7 +394,7 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
             head.method == .GET && head.version == .http1_1 && !hasBody && key.count == 1
             && key[0].utf8.count == 24 && key[0].hasSuffix("==")
             && key[0].utf8.dropLast(2).allSatisfy(Self.isBase64)
-            && head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" }
+            && head.headers.has("upgrade", in: "connection")
         guard head.headers["sec-websocket-version"] == ["13"] else {
             return HTTPResponseHead(
                 version: .http1_1,
@@ -422,6 +424,13 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
             endInput(context: context)
         }
+    }
+}
+
+extension HTTPHeaders {
+    /// Whether the comma-separated field `name` lists `token`, in any case.
+    fileprivate func has(_ token: String, in name: String) -> Bool {
+        self[canonicalForm: name].contains { $0.lowercased() == token }
     }
 }
 

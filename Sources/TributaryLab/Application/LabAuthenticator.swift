@@ -98,10 +98,10 @@ struct LabAuthenticator: RouterMiddleware {
     }
 }
 
-/// Answers `421 Misdirected Request` to a request whose `Host` is not one of the lab's names,
-/// so that a page at a name an attacker points at this machine (DNS rebinding) gets nothing.
 private let hostField = HTTPField.Name("Host")!
 
+/// Answers `421 Misdirected Request` to a request whose `Host` is not one of the lab's names,
+/// so that a page at a name an attacker points at this machine (DNS rebinding) gets nothing.
 struct LabHostMiddleware<Context: RequestContext>: RouterMiddleware {
     let configuration: LabConfiguration
 
