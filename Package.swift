@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "TributaryHTTP", targets: ["TributaryHTTP"]),
         .library(name: "TributaryAsyncHTTPClient", targets: ["TributaryAsyncHTTPClient"]),
         .library(name: "TributaryHTTPTesting", targets: ["TributaryHTTPTesting"]),
+        .library(name: "TributaryTesting", targets: ["TributaryTesting"]),
         .library(name: "TributaryStreams", targets: ["TributaryStreams"]),
         .library(name: "TributaryImages", targets: ["TributaryImages"]),
         .library(name: "NewsAPI", targets: ["NewsAPI"]),
@@ -87,6 +88,14 @@ let package = Package(
                 "Tributary",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
                 .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "TributaryTesting",
+            dependencies: [
+                "Tributary",
+                "TributaryStreams",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ]
         ),
         .systemLibrary(
@@ -265,6 +274,14 @@ let package = Package(
             dependencies: [
                 "Tributary",
                 "TributaryTestSupport",
+                .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            ]
+        ),
+        .testTarget(
+            name: "TributaryTestingTests",
+            dependencies: [
+                "Tributary",
+                "TributaryTesting",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ]
         ),

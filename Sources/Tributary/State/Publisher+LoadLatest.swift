@@ -40,3 +40,28 @@ extension Publisher where Failure == Never {
         .eraseToAnyPublisher()
     }
 }
+
+extension Publisher where Failure == Never {
+    /// Fetches each request this publisher emits with an async function and publishes the
+    /// ``Loadable`` state of the latest one, as the `loadLatest` that takes a publisher does.
+    ///
+    /// Each fetch runs in a task of its own; a newer request, or a nil one, cancels the task of
+    /// the fetch under way, and its result never arrives.
+    ///
+    /// ```swift
+    /// Observed { model.url }
+    ///     .loadLatest { url async throws(APIError) in try await client.data(from: url) }
+    ///     .sink { model.state = $0 }
+    /// ```
+    ///
+    /// - Parameter load: Fetches one request.
+    /// - Returns: A publisher of the state of the latest request.
+    public func loadLatest<Request: Sendable, Value: Sendable, Failure: Error>(
+        _ load: @escaping @Sendable (Request) async throws(Failure) -> Value
+    ) -> AnyPublisher<Loadable<Request, Value, Failure>, Never>
+    where Output == Request? {
+        loadLatest { request in
+            AsyncOperationPublisher { () async throws(Failure) -> Value in try await load(request) }
+        }
+    }
+}

@@ -327,7 +327,7 @@ extension Marbles {
 extension StreamValue {
     /// The value a lone marble character stands for without a table: an ASCII digit is an
     /// integer, anything else a one-character string.
-    init(marble: Character) {
+    public init(marble: Character) {
         if Marbles.isDigit(marble), let digit = marble.wholeNumberValue {
             self = .integer(digit)
         } else {

@@ -53,6 +53,28 @@ public enum TextLanes {
         frame: Double = 1,
         maximumBytes: Int = .max
     ) throws(StreamError) -> Drawing {
+        let elements = document.elements
+        var titles: [String: String] = [:]
+        for lane in timeline.lanes {
+            guard case .node(let node)? = elements[lane] else { continue }
+            var title = "\(lane) = \(node.operator.label)"
+            if node.operator.joins { title += "(\(node.inputs.joined(separator: ", ")))" }
+            titles[lane] = title
+        }
+        return try draw(timeline, titles: titles, frame: frame, maximumBytes: maximumBytes)
+    }
+
+    /// Every lane of `timeline` as marbles under one time scale, each after its title (its
+    /// name where `titles` has none), with the table of the stand-ins, as
+    /// ``draw(_:document:frame:maximumBytes:)`` draws them.
+    ///
+    /// - Throws: ``StreamError`` as ``render(_:document:frame:maximumBytes:)`` does.
+    public static func draw(
+        _ timeline: Timeline,
+        titles: [String: String],
+        frame: Double = 1,
+        maximumBytes: Int = .max
+    ) throws(StreamError) -> Drawing {
         try Marbles.checkFrame(frame, duration: timeline.duration)
         let lanes = Dictionary(grouping: timeline.events, by: \.lane)
         let drawn = try Marbles.drawableFrame(for: Array(lanes.values), from: frame)
@@ -61,14 +83,9 @@ public enum TextLanes {
         var legend: [Character: StreamValue] = [:]
         let reserved = Marbles.literals(in: timeline.events)
         var rows: [(String, String)] = []
-        let elements = document.elements
         var bytes = 0
         for (lane, layout) in zip(timeline.lanes, layouts) {
-            var title = lane
-            if case .node(let node)? = elements[lane] {
-                title += " = \(node.operator.label)"
-                if node.operator.joins { title += "(\(node.inputs.joined(separator: ", ")))" }
-            }
+            let title = titles[lane] ?? lane
             bytes += title.utf8.count + 3
             let marbles = try Marbles.print(
                 layout,
