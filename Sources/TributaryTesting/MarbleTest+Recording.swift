@@ -185,7 +185,10 @@ extension MarbleTest {
         }
         let zero = virtualScheduler.now
         let recording = Recording<P.Output, P.Failure>(scheduler: virtualScheduler, zero: zero)
-        if let start = window.start {
+        if window.start == 0 {
+            // At once, so that a hot publisher's events at frame zero reach it.
+            publisher.subscribe(recording)
+        } else if let start = window.start {
             virtualScheduler.schedule(after: zero.advanced(by: .nanoseconds(Int(nanoseconds(start))))) {
                 publisher.subscribe(recording)
             }

@@ -39,6 +39,7 @@ struct StoriesViewModelTests {
             #expect(Set(model.stories.map(\.id)).count == model.stories.count)
 
             model.list = .ask
+            scheduler.runDue()
             #expect(model.stories.isEmpty && model.state.isLoading)
             try await settle(scheduler) { model.state.value != nil }
             #expect(model.stories.allSatisfy { $0.title?.hasPrefix("Ask HN") == true })

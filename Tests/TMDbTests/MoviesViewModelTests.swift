@@ -46,6 +46,7 @@ struct MoviesViewModelTests {
             try await settle(scheduler) { model.state.value != nil && model.movies.count == 20 }
             #expect(!model.movies.allSatisfy { $0.title.lowercased().contains("glass") })
             model.list = .topRated
+            scheduler.runDue()
             #expect(model.state.request?.source == .list(.topRated))
             try await settle(scheduler) { model.state.value != nil }
             #expect(model.movies.allSatisfy { $0.voteCount >= 100 })

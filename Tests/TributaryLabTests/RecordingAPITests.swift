@@ -595,69 +595,91 @@ struct RecordingDocumentTests {
         }
     }
 
+    /// The test made of a recording in which the search box's lane, typed, went through a
+    /// 300 ms debounce into lane settled: with its pipeline filled in, it is the source of
+    /// `recordedLanesReplay` in TributaryTestingTests, compiled and run with the suites.
+    @Test func writesATestThatCompilesAndPassesOnceItsPipelineIsFilledIn() async throws {
+        try await withLab { lab in
+            let id = try await lab.makeRecording("search box")
+            let recorder = LiveViewer(lab.ingest(id, recorder: UUID()))
+            func event(
+                _ lane: String,
+                _ kind: RecordedLaneEvent.Kind,
+                _ value: String?,
+                _ t: Double
+            ) -> RecordedLaneEvent {
+                RecordedLaneEvent(
+                    lane: lane,
+                    subscription: 1,
+                    kind: kind,
+                    value: value,
+                    t: t,
+                    source: "Search.swift:9"
+                )
+            }
+            let events = [
+                event("typed", .subscribed, nil, 10), event("settled", .subscribed, nil, 10),
+                event("typed", .value, "s", 10.1), event("typed", .value, "sw", 10.3),
+                event("settled", .value, "sw", 10.6), event("typed", .value, "swift", 11),
+                event("settled", .value, "swift", 11.3),
+            ]
+            recorder.send(batchText(first: 0, events))
+            try await waitUntil { recorder.storedNext == [0, events.count] }
+            recorder.close()
+            let made = try await lab.send(
+                .get,
+                "/api/recordings/\(id)/test.swift?input=typed&output=settled&frame=0.1"
+            )
+            #expect(made.status == 200)
+            let filledIn = made.text
+                .replacingOccurrences(of: "(\(id))", with: "(RECORDING)")
+                .replacingOccurrences(
+                    of: "    input.eraseToAnyPublisher()\n",
+                    with:
+                        "    input.debounce(for: .milliseconds(300), scheduler: scheduler).eraseToAnyPublisher()\n"
+                )
+            let compiled = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent()
+                .appending(path: "TributaryTestingTests/RecordedLanesTests.swift")
+            #expect(filledIn == (try String(contentsOf: compiled, encoding: .utf8)))
+        }
+    }
+
     static let expectedSource = #"""
         // Made by the Tributary lab from recording "replayed" (RECORDING).
         // Lane "a" goes into `pipeline`; lane "b" is what came out.
-        //
-        //   a: --1a-(b|)  a=x "y" b=later
-        //   b: -a--#  #=boom a=true
-        //   (one frame is 500 ms)
 
         import CombineSchedulers
         import Foundation
         import Testing
         import Tributary
+        import TributaryTesting
 
         /// The failure of a recorded lane, with the message it was recorded with.
         struct RecordedFailure: Error, Equatable {
             var message: String
         }
 
-        /// What a lane did, and when, in milliseconds of virtual time.
-        enum LaneEvent: Equatable {
-            case value(Int, String)
-            case finished(Int)
-            case failed(Int, String)
-        }
-
         /// The pipeline that turned lane "a" into lane "b": fill it in.
         func pipeline(
             _ input: AnyPublisher<String, RecordedFailure>,
-            scheduler: TestSchedulerOf<DispatchQueue>
+            scheduler: AnySchedulerOf<DispatchQueue>
         ) -> AnyPublisher<String, RecordedFailure> {
             input.eraseToAnyPublisher()
         }
 
         @Test func recordedLanesReplay() {
-            let scheduler = DispatchQueue.test
-            let input = PassthroughSubject<String, RecordedFailure>()
-            var received: [LaneEvent] = []
-            let start = scheduler.now
-            func now() -> Int { start.distance(to: scheduler.now).magnitude / 1_000_000 }
-            func at(_ milliseconds: Int, _ action: @escaping () -> Void) {
-                scheduler.schedule(after: start.advanced(by: .milliseconds(milliseconds)), action)
-            }
-            let subscription = pipeline(input.eraseToAnyPublisher(), scheduler: scheduler).sink(
-                receiveCompletion: { completion in
-                    switch completion {
-                    case .finished: received.append(.finished(now()))
-                    case .failure(let failure): received.append(.failed(now(), failure.message))
-                    }
-                },
-                receiveValue: { received.append(.value(now(), $0)) }
+            let test = MarbleTest(frame: .milliseconds(500))
+            let input = test.hot(
+                "--ab-(c|)",
+                values: ["a": "1", "b": "x \"y\"", "c": "later"]
             )
-            at(1000) { input.send("1") }
-            at(1500) { input.send("x \"y\"") }
-            at(2500) { input.send("later") }
-            at(2500) { input.send(completion: .finished) }
-            scheduler.advance(by: .milliseconds(2500))
-            subscription.cancel()
-
-            #expect(
-                received == [
-                    .value(500, "true"),
-                    .failed(2000, "boom"),
-                ]
+            .setFailureType(to: RecordedFailure.self)
+            test.expect(
+                pipeline(input.eraseToAnyPublisher(), scheduler: test.scheduler),
+                toBe: "-d--#",
+                values: ["d": "true"],
+                error: RecordedFailure(message: "boom")
             )
         }
 

@@ -30,3 +30,12 @@ extension Trait where Self == ConditionTrait {
         .disabled(if: ProcessInfo.processInfo.environment["TRIBUTARY_SANITIZED"] != nil, why)
     }
 }
+
+extension TestScheduler {
+    /// Runs the actions due now and nothing else, letting no other task run in between: what
+    /// a model does on its scheduler right after one of its inputs changed, before any answer
+    /// from the network can arrive.
+    public func runDue() {
+        advance()
+    }
+}

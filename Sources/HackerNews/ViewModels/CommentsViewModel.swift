@@ -1,5 +1,6 @@
 public import CombineSchedulers
 public import Foundation
+public import Observation
 public import Tributary
 import TributaryHTTP
 
@@ -16,17 +17,18 @@ import TributaryHTTP
 /// model.toggle(model.visibleComments[0].id)   // collapses the first thread
 /// ```
 @MainActor
-public final class CommentsViewModel: ObservableObject {
+@Observable
+public final class CommentsViewModel {
     /// The story whose replies are shown.
     public let story: HNItem
     /// Every comment fetched so far, in thread order. Output.
-    @Published public private(set) var comments: [HNComment] = []
+    public private(set) var comments: [HNComment] = []
     /// The ids of the comments whose replies are hidden. Input through ``toggle(_:)``.
-    @Published public private(set) var collapsed: Set<Int> = []
+    public private(set) var collapsed: Set<Int> = []
     /// Whether the walk is still fetching. Output.
-    @Published public private(set) var isLoading = true
+    public private(set) var isLoading = true
     /// A message for an alert after a failure. Output.
-    @Published public var errorMessage: String?
+    public var errorMessage: String?
 
     /// The comments to show: every comment but the replies under a collapsed one.
     public var visibleComments: [HNComment] {
@@ -50,8 +52,8 @@ public final class CommentsViewModel: ObservableObject {
         return comments[(index + 1)...].prefix { $0.depth > depth }.count
     }
 
-    private var found: [HNComment] = []
-    private var subscriptions: Set<AnyCancellable> = []
+    @ObservationIgnored private var found: [HNComment] = []
+    @ObservationIgnored private var subscriptions: Set<AnyCancellable> = []
 
     /// Creates the model and starts fetching the replies.
     ///

@@ -1,6 +1,7 @@
 public import CombineSchedulers
 public import Foundation
 import HTTPTypes
+public import Observation
 public import Tributary
 public import TributaryHTTP
 
@@ -19,7 +20,8 @@ public import TributaryHTTP
 /// model.refresh()        // keeps the list until the new one arrives
 /// ```
 @MainActor
-public final class StoriesViewModel: ObservableObject {
+@Observable
+public final class StoriesViewModel {
     /// One page asked for.
     public struct PageRequest: Hashable, Sendable {
         /// The list.
@@ -31,24 +33,24 @@ public final class StoriesViewModel: ObservableObject {
     }
 
     /// The list shown. Input.
-    @Published public var list: StoryList
+    public var list: StoryList
     /// The stories of every page loaded so far, in rank order, without repeats. Output.
-    @Published public private(set) var stories: [HNItem] = []
+    public private(set) var stories: [HNItem] = []
     /// The latest request and how it went. Output.
-    @Published public private(set) var state: Loadable<PageRequest, StoryPage, APIError> = .idle
+    public private(set) var state: Loadable<PageRequest, StoryPage, APIError> = .idle
     /// A message for an alert after a failure, until it is set back to nil. Output.
-    @Published public var errorMessage: String?
+    public var errorMessage: String?
     /// Whether a refresh is under way, with the old stories still shown. Output.
-    @Published public private(set) var isRefreshing = false
+    public private(set) var isRefreshing = false
 
     /// Whether the list goes on and nothing is loading.
     public var canLoadMore: Bool { !state.isLoading && (lastPage?.hasMore ?? false) }
 
-    private let pageSize: Int
-    private let requests = PassthroughSubject<PageRequest?, Never>()
-    private var lastPage: StoryPage?
-    private var serial = 0
-    private var subscriptions: Set<AnyCancellable> = []
+    @ObservationIgnored private let pageSize: Int
+    @ObservationIgnored private let requests = PassthroughSubject<PageRequest?, Never>()
+    @ObservationIgnored private var lastPage: StoryPage?
+    @ObservationIgnored private var serial = 0
+    @ObservationIgnored private var subscriptions: Set<AnyCancellable> = []
 
     /// Creates the model and its subscription.
     ///
@@ -72,7 +74,8 @@ public final class StoriesViewModel: ObservableObject {
             }
             .sink { [weak self] state in self?.apply(state) }
             .store(in: &subscriptions)
-        $list
+        Observed(on: scheduler) { [weak self] in self?.list }
+            .compactMap { $0 }
             .removeDuplicates()
             .sink { [weak self] list in
                 self?.stories = []

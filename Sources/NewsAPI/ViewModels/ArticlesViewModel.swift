@@ -1,11 +1,13 @@
 public import CombineSchedulers
 public import Foundation
+public import Observation
 public import Tributary
 
 /// The state of an articles screen: a NewsAPI feed, a search box, a list that pages, and an
 /// alert. An RSS or Atom feed has its own screen, ``FeedViewModel``.
 ///
-/// Inputs are `@Published` and outputs follow them through one subscription made in `init`:
+/// Inputs are plain properties of an `@Observable` model, read into one Combine pipeline made in
+/// `init` through ``Tributary/Observed``, and outputs follow them:
 /// typing is debounced, repeated searches and queries still being written (ending in `OR`, an
 /// open quotation mark or parenthesis) are ignored, and only the latest request's answer
 /// lands; an older response that arrives late is dropped. The articles always belong to the
@@ -20,7 +22,8 @@ public import Tributary
 /// model.loadMore()             // appends the next page
 /// ```
 @MainActor
-public final class ArticlesViewModel: ObservableObject {
+@Observable
+public final class ArticlesViewModel {
     /// What the screen lists.
     public enum Feed: Hashable, Sendable {
         /// The top headlines of a country.
@@ -66,17 +69,17 @@ public final class ArticlesViewModel: ObservableObject {
     }
 
     /// The feed shown. Input.
-    @Published public var feed: Feed
+    public var feed: Feed
     /// The search box; narrows any feed, and is the query of ``Feed/search``. Input.
-    @Published public var searchText: String
+    public var searchText: String
     /// The articles of every page loaded so far, without repeats. Output.
-    @Published public private(set) var articles: [Article] = []
+    public private(set) var articles: [Article] = []
     /// The latest request and how it went. Output.
-    @Published public private(set) var state: Loadable<PageRequest, ArticlesPage, NewsError> = .idle
+    public private(set) var state: Loadable<PageRequest, ArticlesPage, NewsError> = .idle
     /// A message for an alert after a failure, until it is set back to nil. Output.
-    @Published public var errorMessage: String?
+    public var errorMessage: String?
     /// How many articles match in all, as the server last said.
-    @Published public private(set) var totalResults = 0
+    public private(set) var totalResults = 0
 
     /// Why the search text is not searched yet, while it is still being written or cannot be
     /// searched; nil when it is searched as it stands.
@@ -100,12 +103,12 @@ public final class ArticlesViewModel: ObservableObject {
         current != nil && !state.isLoading && articles.count + skipped < totalResults
     }
 
-    private let pageSize: Int
-    private let requests = PassthroughSubject<PageRequest?, Never>()
-    private var current: PageRequest?
-    private var serial = 0
-    private var skipped = 0
-    private var subscriptions: Set<AnyCancellable> = []
+    @ObservationIgnored private let pageSize: Int
+    @ObservationIgnored private let requests = PassthroughSubject<PageRequest?, Never>()
+    @ObservationIgnored private var current: PageRequest?
+    @ObservationIgnored private var serial = 0
+    @ObservationIgnored private var skipped = 0
+    @ObservationIgnored private var subscriptions: Set<AnyCancellable> = []
 
     /// Creates the model and its subscription.
     ///
@@ -141,11 +144,13 @@ public final class ArticlesViewModel: ObservableObject {
             .store(in: &subscriptions)
 
         // A query still being written leaves the last finished one searched.
-        let query = $searchText.lane("typed", describe: { $0 })
+        let query = Observed(on: scheduler) { [weak self] in self?.searchText ?? "" }
+            .lane("typed", describe: { $0 })
             .settledText(startingWith: searchText, pause: debounce, scheduler: scheduler)
             .scan("") { finished, text in NewsQuery.issue(in: text)?.isUnfinished == true ? finished : text }
             .lane("query", describe: { $0 })
-        $feed
+        Observed(on: scheduler) { [weak self] in self?.feed }
+            .compactMap { $0 }
             .combineLatest(query)
             .map { [pageSize] feed, query in Self.origin(feed, query: query, pageSize: pageSize) }
             .removeDuplicates()

@@ -1,5 +1,6 @@
 public import CombineSchedulers
 public import Foundation
+public import Observation
 public import Tributary
 
 /// The state of a screen that reads one RSS or Atom feed: its address, a search box that
@@ -16,17 +17,18 @@ public import Tributary
 /// model.refresh()              // reads the feed again
 /// ```
 @MainActor
-public final class FeedViewModel: ObservableObject {
+@Observable
+public final class FeedViewModel {
     /// The feed read; nil for none. Input.
-    @Published public var url: URL?
+    public var url: URL?
     /// Text that narrows the entries to those whose title, summary or author contain it. Input.
-    @Published public var searchText: String
+    public var searchText: String
     /// The entries of the feed that match ``searchText``, in the feed's order. Output.
-    @Published public private(set) var entries: [FeedEntry] = []
+    public private(set) var entries: [FeedEntry] = []
     /// The latest read of the feed and how it went. Output.
-    @Published public private(set) var state: Loadable<URL, FeedDocument, NewsError> = .idle
+    public private(set) var state: Loadable<URL, FeedDocument, NewsError> = .idle
     /// A message for an alert after a failure, until it is set back to nil. Output.
-    @Published public var errorMessage: String?
+    public var errorMessage: String?
 
     /// Every entry of the feed, before ``searchText`` narrows them.
     public private(set) var document: FeedDocument?
@@ -36,9 +38,9 @@ public final class FeedViewModel: ObservableObject {
         state.isLoading && document != nil
     }
 
-    private let reads = PassthroughSubject<URL?, Never>()
-    private var shown: URL?
-    private var subscriptions: Set<AnyCancellable> = []
+    @ObservationIgnored private let reads = PassthroughSubject<URL?, Never>()
+    @ObservationIgnored private var shown: URL?
+    @ObservationIgnored private var subscriptions: Set<AnyCancellable> = []
 
     /// Creates the model and its subscription.
     ///
@@ -62,11 +64,11 @@ public final class FeedViewModel: ObservableObject {
             }
             .sink { [weak self] state in self?.apply(state) }
             .store(in: &subscriptions)
-        $url
+        Observed(on: scheduler) { [weak self] in self?.url }
             .removeDuplicates()
             .sink { [weak self] url in self?.reads.send(url) }
             .store(in: &subscriptions)
-        $searchText
+        Observed(on: scheduler) { [weak self] in self?.searchText ?? "" }
             .removeDuplicates()
             .sink { [weak self] text in self?.narrow(by: text) }
             .store(in: &subscriptions)

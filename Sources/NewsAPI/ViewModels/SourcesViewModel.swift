@@ -1,5 +1,6 @@
 public import CombineSchedulers
 public import Foundation
+public import Observation
 public import Tributary
 
 /// The state of a sources screen: country and category pickers, a filter box, and the list.
@@ -9,24 +10,27 @@ public import Tributary
 /// previous one's sources; ``refresh()`` asks again. The filter text narrows the list locally,
 /// debounced. Outputs change on the injected scheduler, the main queue by default.
 @MainActor
-public final class SourcesViewModel: ObservableObject {
+@Observable
+public final class SourcesViewModel {
     /// The country whose sources are listed; nil for all. Input.
-    @Published public var country: String?
+    public var country: String?
     /// The category whose sources are listed; nil for all. Input.
-    @Published public var category: NewsCategory?
+    public var category: NewsCategory?
     /// Narrows the list to sources whose name, id or description contain it. Input.
-    @Published public var searchText = ""
+    public var searchText = ""
     /// The sources that pass the filter. Output.
-    @Published public private(set) var sources: [NewsSource] = []
+    public private(set) var sources: [NewsSource] = []
     /// The latest fetch and how it went. Output.
-    @Published public private(set) var state: Loadable<NewsEndpoint.Sources, [NewsSource], NewsError> = .idle
+    public private(set) var state: Loadable<NewsEndpoint.Sources, [NewsSource], NewsError> = .idle
     /// A message for an alert after a failure, until it is set back to nil. Output.
-    @Published public var errorMessage: String?
+    public var errorMessage: String?
 
-    private let client: NewsClient
-    private let scheduler: AnySchedulerOf<DispatchQueue>
-    private let refreshes = PassthroughSubject<Void, Never>()
-    private var subscriptions: Set<AnyCancellable> = []
+    @ObservationIgnored private let client: NewsClient
+    @ObservationIgnored private let scheduler: AnySchedulerOf<DispatchQueue>
+    @ObservationIgnored private let refreshes = PassthroughSubject<Void, Never>()
+    /// The sources of the latest state, as it is set.
+    @ObservationIgnored private let loadedSources = CurrentValueSubject<[NewsSource], Never>([])
+    @ObservationIgnored private var subscriptions: Set<AnyCancellable> = []
 
     /// Creates the model and its subscription.
     public init(
@@ -41,8 +45,8 @@ public final class SourcesViewModel: ObservableObject {
         self.client = client
         self.scheduler = scheduler
 
-        $country
-            .combineLatest($category)
+        Observed(on: scheduler) { [weak self] in self.map { ($0.country, $0.category) } }
+            .compactMap { $0 }
             .map { country, category in
                 NewsEndpoint.Sources?.some(.init(country: country, category: category))
             }
@@ -53,13 +57,14 @@ public final class SourcesViewModel: ObservableObject {
             .sink { [weak self] state in
                 guard let self else { return }
                 self.state = state
+                loadedSources.send(state.value ?? [])
                 if let error = state.failure, !error.isCancellation { errorMessage = error.alertMessage }
             }
             .store(in: &subscriptions)
 
-        let filter = $searchText.settledText(startingWith: searchText, pause: debounce, scheduler: scheduler)
-        $state
-            .map { $0.value ?? [] }
+        let filter = Observed(on: scheduler) { [weak self] in self?.searchText ?? "" }
+            .settledText(startingWith: searchText, pause: debounce, scheduler: scheduler)
+        loadedSources
             .combineLatest(filter)
             .map { sources, filter in
                 filter.isEmpty

@@ -1,6 +1,7 @@
 public import CombineSchedulers
 public import Foundation
 import HTTPTypes
+public import Observation
 public import Tributary
 public import TributaryHTTP
 
@@ -18,7 +19,8 @@ public import TributaryHTTP
 /// model.genreNames(of: model.movies[0])   // ["Science Fiction", "Drama"]
 /// ```
 @MainActor
-public final class MoviesViewModel: ObservableObject {
+@Observable
+public final class MoviesViewModel {
     /// What a page comes from.
     public enum Source: Hashable, Sendable {
         case list(MovieList)
@@ -32,25 +34,25 @@ public final class MoviesViewModel: ObservableObject {
     }
 
     /// The list shown while the search is blank. Input.
-    @Published public var list: MovieList
+    public var list: MovieList
     /// The search box. Input.
-    @Published public var searchText: String
+    public var searchText: String
     /// The movies of every page loaded so far, without repeats. Output.
-    @Published public private(set) var movies: [Movie] = []
+    public private(set) var movies: [Movie] = []
     /// The latest request and how it went. Output.
-    @Published public private(set) var state: Loadable<PageRequest, TMDbPage<Movie>, APIError> = .idle
+    public private(set) var state: Loadable<PageRequest, TMDbPage<Movie>, APIError> = .idle
     /// Genre names by id, once TMDb has given them. Output.
-    @Published public private(set) var genres: [Int: String] = [:]
+    public private(set) var genres: [Int: String] = [:]
     /// A message for an alert after a failure, until it is set back to nil. Output.
-    @Published public var errorMessage: String?
+    public var errorMessage: String?
 
     /// Whether there is a next page and nothing is loading.
     public var canLoadMore: Bool { !state.isLoading && (lastPage?.hasMore ?? false) }
 
-    private let requests = PassthroughSubject<PageRequest?, Never>()
-    private var current: Source?
-    private var lastPage: TMDbPage<Movie>?
-    private var subscriptions: Set<AnyCancellable> = []
+    @ObservationIgnored private let requests = PassthroughSubject<PageRequest?, Never>()
+    @ObservationIgnored private var current: Source?
+    @ObservationIgnored private var lastPage: TMDbPage<Movie>?
+    @ObservationIgnored private var subscriptions: Set<AnyCancellable> = []
 
     /// Creates the model and its subscriptions.
     ///
@@ -80,8 +82,10 @@ public final class MoviesViewModel: ObservableObject {
             .receive(on: scheduler)
             .sink { [weak self] names in self?.genres = names }
             .store(in: &subscriptions)
-        let query = $searchText.settledText(startingWith: "", pause: debounce, scheduler: scheduler)
-        $list
+        let query = Observed(on: scheduler) { [weak self] in self?.searchText ?? "" }
+            .settledText(startingWith: "", pause: debounce, scheduler: scheduler)
+        Observed(on: scheduler) { [weak self] in self?.list }
+            .compactMap { $0 }
             .combineLatest(query)
             .map { list, query in query.isEmpty ? Source.list(list) : .search(query) }
             .removeDuplicates()

@@ -37,8 +37,13 @@ import Observation
 /// A `@MainActor` model is read on the main queue, the default; a model confined to another
 /// queue takes that queue as its scheduler (`Observed(on: queue) { model.state }`). For a
 /// model confined to an actor, subscribe from that actor and pass a scheduler that runs on
-/// its executor, or read on the main queue what the actor publishes there. The scheduler must
-/// run its actions after the change is made: `ImmediateScheduler` would read the old value.
+/// its executor, or read on the main queue what the actor publishes there.
+///
+/// Change the model where it is read, on the scheduler's queue or actor: Observation tells of a
+/// change just *before* it is made, so the read is scheduled to run after it, which holds when
+/// both happen on one serial queue. A change made on another thread at the very moment the
+/// scheduler reads may be missed. For the same reason the scheduler must run its actions later,
+/// not at once: `ImmediateScheduler` would read the old value.
 public struct Observed<Output>: Publisher {
     public typealias Failure = Never
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import Observation
 public import Tributary
 
 #if canImport(Combine)
@@ -21,9 +22,10 @@ public import Tributary
 /// .onAppear { loader.url = article.imageURL }
 /// ```
 @MainActor
-public final class ImageLoader: ObservableObject {
+@Observable
+public final class ImageLoader {
     /// Idle, loading the URL, loaded, or failed: never two at once.
-    @Published public private(set) var state: Loadable<URL, Bitmap, ImagePipeline.Error> = .idle
+    public private(set) var state: Loadable<URL, Bitmap, ImagePipeline.Error> = .idle
 
     /// The image to show; setting it starts loading, and nil clears the state.
     public var url: URL? {
@@ -38,7 +40,7 @@ public final class ImageLoader: ObservableObject {
         didSet { inFlight.withLock { $0 }?.imageTask.priority = priority }
     }
 
-    private let pipeline: ImagePipeline
+    @ObservationIgnored private let pipeline: ImagePipeline
 
     private struct Load: Sendable {
         /// Waits for the image and applies it.
@@ -53,7 +55,7 @@ public final class ImageLoader: ObservableObject {
 
     /// The load in flight. A constant, Sendable box: `deinit`, which runs on no particular
     /// actor, cancels the load through it.
-    private let inFlight = Protected<Load?>(nil)
+    @ObservationIgnored private let inFlight = Protected<Load?>(nil)
 
     public init(
         pipeline: ImagePipeline = .shared,

@@ -95,7 +95,7 @@ final class NewsSession {
             if model.country != country { model.country = country }
             if model.category != category { model.category = category }
             if model.searchText != message.searchText ?? "" { model.searchText = message.searchText ?? "" }
-            pushSources()
+            afterModelsReact { $0.pushSources() }
         case "refreshSources":
             sources?.refresh()
         default:
@@ -119,9 +119,13 @@ final class NewsSession {
                 debounce: news.debounceStride
             )
             articles = model
-            listWatch = watch(model) { $0.pushArticles() }
+            listWatch = watch({ [weak model] in
+                _ = model.map {
+                    ($0.state, $0.articles, $0.errorMessage, $0.totalResults, $0.queryIssue, $0.canLoadMore)
+                }
+            }) { $0.pushArticles() }
         }
-        pushArticles()
+        afterModelsReact { $0.pushArticles() }
     }
 
     /// Reads an RSS or Atom feed, in place of any NewsAPI feed shown so far.
@@ -138,9 +142,11 @@ final class NewsSession {
                 scheduler: news.scheduler
             )
             feedReader = model
-            listWatch = watch(model) { $0.pushFeed() }
+            listWatch = watch({ [weak model] in
+                _ = model.map { ($0.state, $0.entries, $0.errorMessage, $0.document, $0.searchText) }
+            }) { $0.pushFeed() }
         }
-        pushFeed()
+        afterModelsReact { $0.pushFeed() }
     }
 
     private func startSources() -> SourcesViewModel {
@@ -150,18 +156,30 @@ final class NewsSession {
             debounce: news.debounceStride
         )
         sources = model
-        watch(model) { $0.pushSources() }.store(in: &subscriptions)
+        watch({ [weak model] in _ = model.map { ($0.state, $0.sources, $0.errorMessage) } }) {
+            $0.pushSources()
+        }
+        .store(in: &subscriptions)
         pushSources()
         return model
     }
 
-    /// Sends a state with `push` after each change of `model`, once the change is made.
+    /// Runs `push` once the models have read the inputs just given: they read them on the
+    /// scheduler, so a push made at once would send the state from before.
+    private func afterModelsReact(_ push: @escaping (NewsSession) -> Void) {
+        news.scheduler.schedule { [weak self] in
+            if let self { push(self) }
+        }
+    }
+
+    /// Sends a state with `push` after each change of what `read` reads of a model, once the
+    /// change is made.
     private func watch(
-        _ model: some ObservableObject,
+        _ read: @escaping () -> Void,
         with push: @escaping (NewsSession) -> Void
     ) -> AnyCancellable {
-        model.objectWillChange
-            .receive(on: news.scheduler)
+        Observed(on: news.scheduler, read)
+            .dropFirst()
             .sink { [weak self] _ in
                 if let self { push(self) }
             }

@@ -3,12 +3,13 @@ import TributaryLabWire
 import TributaryStreams
 
 /// A recording turned into a Swift Testing source: lane `input` replayed, as recorded, into a
-/// `pipeline` function the reader fills in, in virtual time on combine-schedulers' test
-/// scheduler, expecting lane `output` as recorded.
+/// `pipeline` function the reader fills in, expecting lane `output` as recorded, both written
+/// as marbles in a `MarbleTest` (`TributaryTesting`), in virtual time.
 ///
 /// Values are the recorded descriptions, so the pipeline works on strings; a failure is a
-/// `RecordedFailure` with the recorded message. Times are milliseconds from the earliest event
-/// of the two lanes, rounded to `frame`; a comment shows both lanes as marbles.
+/// `RecordedFailure` with the recorded message. Times are measured from the earliest event of
+/// the two lanes, at `frame` seconds a frame, or a shorter frame where events recorded close
+/// together need one.
 enum RecordingTestSource {
     static func make(
         recording: RecordingSummary,
@@ -16,116 +17,67 @@ enum RecordingTestSource {
         output: String,
         events: [RecordedLaneEvent],
         frame: Double
-    ) -> String {
+    ) throws(StreamError) -> String {
         let lanes = RecordingDocument.lanes([input, output], of: events, frame: frame)
+        let printed = try Marbles.print(lanes: lanes.map(timeline), frame: frame)
         let (given, expected) = (lanes[0], lanes[1])
-        let end = max(
-            0,
-            (given.values.map(\.t) + expected.values.map(\.t)
-                + [given.end?.t, expected.end?.t].compactMap { $0 }).max() ?? 0
-        )
-        var source = """
+        let frameLiteral = duration(printed.frame)
+        let (inputMarbles, outputMarbles) = (printed.marbles[0], printed.marbles[1])
+        let inputValues = table(printed.values, in: inputMarbles)
+        let outputValues = table(printed.values, in: outputMarbles)
+        var arguments = [literal(inputMarbles)]
+        if !inputValues.isEmpty { arguments.append("values: " + inputValues) }
+        if let error = given.end?.error {
+            arguments.append("error: RecordedFailure(message: \(literal(error)))")
+        }
+        var made = "test.hot(\n        " + arguments.joined(separator: ",\n        ") + "\n    )"
+        if given.end?.error == nil { made += "\n    .setFailureType(to: RecordedFailure.self)" }
+        var expectation = [
+            "pipeline(input.eraseToAnyPublisher(), scheduler: test.scheduler)",
+            "toBe: " + literal(outputMarbles),
+        ]
+        if !outputValues.isEmpty { expectation.append("values: " + outputValues) }
+        if let error = expected.end?.error {
+            expectation.append("error: RecordedFailure(message: \(literal(error)))")
+        }
+        return """
             // Made by the Tributary lab from recording "\(comment(recording.name))" (\(recording.id)).
             // Lane "\(comment(input))" goes into `pipeline`; lane "\(comment(output))" is what came out.
-            //
-            //   \(comment(input)): \(marbles(given, frame: frame))
-            //   \(comment(output)): \(marbles(expected, frame: frame))
-            //   (one frame is \(milliseconds(frame)) ms)
 
             import CombineSchedulers
             import Foundation
             import Testing
             import Tributary
+            import TributaryTesting
 
             /// The failure of a recorded lane, with the message it was recorded with.
             struct RecordedFailure: Error, Equatable {
                 var message: String
             }
 
-            /// What a lane did, and when, in milliseconds of virtual time.
-            enum LaneEvent: Equatable {
-                case value(Int, String)
-                case finished(Int)
-                case failed(Int, String)
-            }
-
             /// The pipeline that turned lane "\(comment(input))" into lane "\(comment(output))": fill it in.
             func pipeline(
                 _ input: AnyPublisher<String, RecordedFailure>,
-                scheduler: TestSchedulerOf<DispatchQueue>
+                scheduler: AnySchedulerOf<DispatchQueue>
             ) -> AnyPublisher<String, RecordedFailure> {
                 input.eraseToAnyPublisher()
             }
 
             @Test func recordedLanesReplay() {
-                let scheduler = DispatchQueue.test
-                let input = PassthroughSubject<String, RecordedFailure>()
-                var received: [LaneEvent] = []
-                let start = scheduler.now
-                func now() -> Int { start.distance(to: scheduler.now).magnitude / 1_000_000 }
-                func at(_ milliseconds: Int, _ action: @escaping () -> Void) {
-                    scheduler.schedule(after: start.advanced(by: .milliseconds(milliseconds)), action)
-                }
-                let subscription = pipeline(input.eraseToAnyPublisher(), scheduler: scheduler).sink(
-                    receiveCompletion: { completion in
-                        switch completion {
-                        case .finished: received.append(.finished(now()))
-                        case .failure(let failure): received.append(.failed(now(), failure.message))
-                        }
-                    },
-                    receiveValue: { received.append(.value(now(), $0)) }
-                )
-
-            """
-        for (t, value) in given.values {
-            source += "    at(\(milliseconds(t))) { input.send(\(literal(value))) }\n"
-        }
-        switch given.end {
-        case .some((let t, nil)):
-            source += "    at(\(milliseconds(t))) { input.send(completion: .finished) }\n"
-        case .some((let t, let error?)):
-            source +=
-                "    at(\(milliseconds(t))) { input.send(completion: .failure(RecordedFailure(message: \(literal(error))))) }\n"
-        case .none: break
-        }
-        source += """
-                scheduler.advance(by: .milliseconds(\(milliseconds(end))))
-                subscription.cancel()
-
-                #expect(
-                    received == [
-
-            """
-        for (t, value) in expected.values {
-            source += "            .value(\(milliseconds(t)), \(literal(value))),\n"
-        }
-        switch expected.end {
-        case .some((let t, nil)): source += "            .finished(\(milliseconds(t))),\n"
-        case .some((let t, let error?)):
-            source += "            .failed(\(milliseconds(t)), \(literal(error))),\n"
-        case .none: break
-        }
-        source += """
-                    ]
+                let test = MarbleTest(frame: \(frameLiteral))
+                let input = \(made)
+                test.expect(
+                    \(expectation.joined(separator: ",\n        "))
                 )
             }
 
             """
-        return source
     }
 
-    /// `seconds` as whole milliseconds; a time no recording holds, such as one stored before
-    /// the lab bounded them, is held to the largest a test can wait rather than trapping.
-    static func milliseconds(_ seconds: Double) -> Int {
-        let milliseconds = (seconds * 1000).rounded()
-        guard milliseconds.isFinite else { return 0 }
-        return Int(min(max(milliseconds, 0), Double(Int32.max) * 1_000_000))
-    }
-
-    /// A lane as marbles, or why it cannot be drawn at this frame.
-    static func marbles(_ lane: RecordingDocument.Lane, frame: Double) -> String {
+    /// A lane as the marble printer takes it: each value as the text it was recorded with.
+    static func timeline(_ lane: RecordingDocument.Lane) -> [Timeline.Event] {
         var events = lane.values.map {
-            Timeline.Event(time: $0.t, lane: lane.name, kind: .value(RecordingDocument.value($0.value)))
+            Timeline.Event(time: $0.t, lane: lane.name, kind: .value(.string($0.value)))
         }
         switch lane.end {
         case .some((let t, nil)): events.append(Timeline.Event(time: t, lane: lane.name, kind: .finished))
@@ -133,13 +85,25 @@ enum RecordingTestSource {
             events.append(Timeline.Event(time: t, lane: lane.name, kind: .failure(error)))
         case .none: break
         }
-        do throws(StreamError) {
-            let printed = try Marbles.print(events, frame: frame)
-            let table = printed.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            return comment(printed.marbles + (table.isEmpty ? "" : "  " + table.joined(separator: " ")))
-        } catch {
-            return comment("(not drawn: \(error))")
-        }
+        return events
+    }
+
+    /// The entries of `values` that `marbles` use, as a Swift dictionary literal, in order.
+    static func table(_ values: [Character: StreamValue], in marbles: String) -> String {
+        let used = values.keys.filter { $0 != "#" && marbles.contains($0) }.sorted()
+        guard !used.isEmpty else { return "" }
+        return "["
+            + used.map { "\(literal(String($0))): \(literal(values[$0]!.description))" }.joined(
+                separator: ", "
+            ) + "]"
+    }
+
+    /// `seconds` as the `Duration` a `MarbleTest` takes: whole milliseconds where it is, else
+    /// microseconds.
+    static func duration(_ seconds: Double) -> String {
+        let microseconds = Int((seconds * 1e6).rounded())
+        return microseconds % 1000 == 0
+            ? ".milliseconds(\(microseconds / 1000))" : ".microseconds(\(microseconds))"
     }
 
     /// `text` as a Swift string literal.

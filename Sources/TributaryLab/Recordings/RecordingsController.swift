@@ -128,13 +128,22 @@ struct RecordingsController {
         }
         let frame = try Self.frame(query["frame"].map(String.init)) ?? 0.1
         let recorded = try await Self.recorded([input, output], in: id, service.store)
-        let source = RecordingTestSource.make(
-            recording: recorded.recording,
-            input: input,
-            output: output,
-            events: recorded.events,
-            frame: frame
-        )
+        let source: String
+        do throws(StreamError) {
+            source = try RecordingTestSource.make(
+                recording: recorded.recording,
+                input: input,
+                output: output,
+                events: recorded.events,
+                frame: frame
+            )
+        } catch {
+            throw LabError(
+                status: .unprocessableContent,
+                code: "notMarbles",
+                message: "These lanes cannot be written as marbles: \(error)"
+            )
+        }
         return Response(
             status: .ok,
             headers: [

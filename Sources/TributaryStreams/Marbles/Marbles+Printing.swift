@@ -38,6 +38,53 @@ extension Marbles {
         return Printed(marbles: marbles, values: table)
     }
 
+    /// Several lanes printed under one time scale, as ``TextLanes`` draws them, with one table
+    /// of stand-ins: each lane as marbles that ``read(_:frame:values:)`` reads back, aligned
+    /// with the others, quiet stretches written as the same time spans in every lane.
+    ///
+    /// ```swift
+    /// let printed = try Marbles.print(lanes: [typed, settled], frame: 0.1)
+    /// printed.marbles   // ["-a-b 1.2s c", "----b 1.2s --c"]
+    /// ```
+    ///
+    /// - Throws: ``StreamError`` as ``print(_:frame:)`` does, except that where a group would
+    ///   cover the event after it, the lanes are printed at a shorter frame that fits,
+    ///   which ``PrintedLanes/frame`` says.
+    public static func print(lanes: [[Timeline.Event]], frame: Double = 1) throws(StreamError) -> PrintedLanes
+    {
+        let drawn = try drawableFrame(for: lanes, from: frame)
+        let layouts = lanes.map { layout($0, frame: drawn) }
+        let quiet = quietStretches(in: layouts, frame: drawn)
+        var table: [Character: StreamValue] = [:]
+        let reserved = literals(in: Array(lanes.joined()))
+        var bytes = 0
+        var marbles: [String] = []
+        for layout in layouts {
+            marbles.append(
+                try print(
+                    layout,
+                    frame: drawn,
+                    quiet: quiet,
+                    table: &table,
+                    reserved: reserved,
+                    bytes: &bytes,
+                    maximumBytes: .max
+                )
+            )
+        }
+        return PrintedLanes(marbles: marbles, values: table, frame: drawn)
+    }
+
+    /// Lanes printed together by ``print(lanes:frame:)``.
+    public struct PrintedLanes: Sendable, Hashable {
+        /// Each lane's marbles, in the order given.
+        public var marbles: [String]
+        /// What each stand-in means, in every lane; `#` holds the failures' messages.
+        public var values: [Character: StreamValue]
+        /// The seconds a frame the lanes were printed at.
+        public var frame: Double
+    }
+
     /// Prints one lane laid out by ``layout(_:frame:)``, in which no group covers the event
     /// after it, with a table shared by several lanes; new stand-ins avoid `reserved`. The
     /// stretches in `quiet` that the lane passes through are written as their spans, the same

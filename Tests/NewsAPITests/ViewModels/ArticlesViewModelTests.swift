@@ -29,6 +29,7 @@ struct ArticlesViewModelTests {
 
             let chosen = dataset.sources[7]
             model.feed = .category(chosen.category, country: chosen.country)
+            scheduler.runDue()
             #expect(
                 model.state.request?.endpoint
                     == .topHeadlines(
@@ -55,7 +56,7 @@ struct ArticlesViewModelTests {
                 client: news,
                 scheduler: scheduler.eraseToAnyScheduler()
             )
-            let log = RequestLog(model)
+            let log = RequestLog(model, on: scheduler)
             #expect(model.state.isIdle)
             for text in ["s", "sw", "swi", "swift"] {
                 model.searchText = text
@@ -105,6 +106,7 @@ struct ArticlesViewModelTests {
             #expect(!model.articles.isEmpty)
 
             model.feed = .category(.sports, country: "us")
+            scheduler.runDue()
             #expect(model.state.isLoading)
             #expect(model.articles.isEmpty && model.totalResults == 0 && !model.isRefreshing)
             try await settle(scheduler) { model.state.value != nil }
@@ -117,6 +119,7 @@ struct ArticlesViewModelTests {
 
             // The Search tab with an empty box asks nothing and shows nothing of the headlines.
             model.feed = .search
+            scheduler.runDue()
             #expect(model.state.isIdle)
             #expect(model.articles.isEmpty && model.totalResults == 0)
 
@@ -162,7 +165,7 @@ struct ArticlesViewModelTests {
                 client: news,
                 scheduler: scheduler.eraseToAnyScheduler()
             )
-            let log = RequestLog(model)
+            let log = RequestLog(model, on: scheduler)
             model.searchText = "swift"
             await scheduler.advance(by: .milliseconds(300))
             try await settle(scheduler) { model.state.value != nil }
@@ -171,6 +174,7 @@ struct ArticlesViewModelTests {
                 "swift OR", "swift AND", "swift NOT", "swift OR \"open", "(swift OR rust", "swift -",
             ] {
                 model.searchText = text
+                scheduler.runDue()
                 #expect(model.queryIssue?.isUnfinished == true)
                 await scheduler.advance(by: .seconds(1))
                 #expect(model.state.value != nil)
@@ -178,9 +182,11 @@ struct ArticlesViewModelTests {
                 #expect(model.errorMessage == nil)
             }
             model.searchText = "swift OR"
+            scheduler.runDue()
             #expect(model.queryIssue == .unfinished("Finish the query after OR."))
             #expect(log.endpoints.count == 1)
             model.searchText = "swift OR rust"
+            scheduler.runDue()
             #expect(model.queryIssue == nil)
             await scheduler.advance(by: .milliseconds(300))
             #expect(log.endpoints.last == .everything(query: "swift OR rust", paging: .init(pageSize: 20)))
@@ -251,7 +257,7 @@ struct ArticlesViewModelTests {
         let news = NewsClient(apiKey: "k", transport: transport, middleware: [observer], retryPolicy: .never)
         let model = ArticlesViewModel(feed: .search, client: news, scheduler: scheduler.eraseToAnyScheduler())
         var shown: [[String]] = []
-        let watching = model.$articles.sink { shown.append($0.map(\.title)) }
+        let watching = Observed(on: scheduler) { model.articles }.sink { shown.append($0.map(\.title)) }
         model.searchText = "slow"
         await scheduler.advance(by: .milliseconds(300))
         try await settle(scheduler) { transport.requests.count == 1 }
@@ -273,20 +279,14 @@ struct ArticlesViewModelTests {
         try await onSandbox { news in
             // Where `dispatch_main` parks the main thread (Linux test runners), the main queue
             // runs on another thread: what is promised is the queue.
-            let onMain = DispatchSpecificKey<Bool>()
-            DispatchQueue.main.setSpecific(key: onMain, value: true)
             let model = ArticlesViewModel(feed: .topHeadlines(country: "it"), client: news)
-            var queues: [Bool] = []
-            let watching = model.$articles.dropFirst().sink { _ in
-                queues.append(DispatchQueue.getSpecific(key: onMain) == true)
-            }
+            let queues = ChangeQueues { _ = model.articles }
             let deadline = ContinuousClock.now + .seconds(40)
             while model.state.value == nil, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(5))
             }
             #expect(!model.articles.isEmpty)
-            #expect(queues == [true])
-            watching.cancel()
+            #expect(queues.onMain == [true])
         }
     }
 }
@@ -297,8 +297,8 @@ final class RequestLog {
     private(set) var endpoints: [NewsEndpoint] = []
     private var watching: AnyCancellable?
 
-    init(_ model: ArticlesViewModel) {
-        watching = model.$state.sink { [weak self] state in
+    init(_ model: ArticlesViewModel, on scheduler: TestSchedulerOf<DispatchQueue>) {
+        watching = Observed(on: scheduler) { model.state }.sink { [weak self] state in
             if let endpoint = state.request?.endpoint { self?.endpoints.append(endpoint) }
         }
     }

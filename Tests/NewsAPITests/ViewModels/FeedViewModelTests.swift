@@ -32,6 +32,7 @@ struct FeedViewModelTests {
             #expect(all >= 20 && all == model.document?.entries.count)
             let word = try #require(model.entries[0].title.split(separator: " ").first.map(String.init))
             model.searchText = word
+            scheduler.runDue()
             #expect(!model.entries.isEmpty && model.entries.count <= all)
             #expect(
                 model.entries.allSatisfy {
@@ -41,6 +42,7 @@ struct FeedViewModelTests {
                 }
             )
             model.searchText = ""
+            scheduler.runDue()
             #expect(model.entries.count == all)
         }
     }
@@ -67,6 +69,7 @@ struct FeedViewModelTests {
             #expect(model.isRefreshing && model.entries == shown && !shown.isEmpty)
             try await settle(scheduler) { model.state.value != nil }
             model.url = feed("quirks/undated-linkless.rss", on: news)
+            scheduler.runDue()
             #expect(model.state.isLoading && model.entries.isEmpty && !model.isRefreshing)
             try await settle(scheduler) { model.state.value != nil }
             #expect(model.entries.count == 3)

@@ -17,6 +17,7 @@ struct SourcesViewModelTests {
             #expect(model.sources.count == 60)
 
             model.country = "fr"
+            scheduler.runDue()
             #expect(model.state.isLoading)
             try await settle(scheduler) { model.state.value != nil }
             let french = model.sources
@@ -40,6 +41,7 @@ struct SourcesViewModelTests {
             #expect(model.state.value == french)
 
             model.category = .business
+            scheduler.runDue()
             try await settle(scheduler) { model.state.value != nil }
             #expect(model.state.value!.allSatisfy { $0.country == "fr" && $0.newsCategory == .business })
         }
@@ -56,6 +58,7 @@ struct SourcesViewModelTests {
             #expect(!model.sources.isEmpty)
 
             model.country = "de"
+            scheduler.runDue()
             #expect(model.state.isLoading)
             #expect(model.sources.isEmpty)
             try await settle(scheduler) { model.state.value != nil }

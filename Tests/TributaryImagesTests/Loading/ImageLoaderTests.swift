@@ -10,23 +10,21 @@ import TributaryTestSupport
 struct ImageLoaderTests {
     @Test func loadsOnTheMainQueue() async throws {
         try await ImageServer.run { base, _ in
-            let onMain = DispatchSpecificKey<Bool>()
-            DispatchQueue.main.setSpecific(key: onMain, value: true)
             let loader = ImageLoader(pipeline: ImagePipeline())
-            var changes: [(state: String, onMain: Bool)] = []
-            let watching = loader.$state.dropFirst().sink { state in
-                changes.append(
-                    (String("\(state)".prefix { $0 != " " }), DispatchQueue.getSpecific(key: onMain) == true)
-                )
+            var changes: [String] = []
+            let watching = Observed { loader.state }.dropFirst().sink { state in
+                changes.append(String("\(state)".prefix { $0 != " " }))
             }
+            let queues = ChangeQueues { _ = loader.state }
             let url = base.appending(path: "img/3.jpg")
             loader.url = url
             #expect(loader.isLoading && loader.loadingURL == url && loader.image == nil)
             try await waitUntil { loader.image != nil }
             #expect(loader.image?.width == 64)
             #expect(!loader.isLoading && loader.failure == nil)
-            #expect(changes.map(\.state) == ["loading", "loaded"])
-            #expect(changes.allSatisfy { $0.onMain })
+            try await waitUntil { changes.count == 2 }
+            #expect(changes == ["loading", "loaded"])
+            #expect(queues.onMain == [true, true])
             watching.cancel()
         }
     }
@@ -36,7 +34,7 @@ struct ImageLoaderTests {
             let pipeline = ImagePipeline()
             let loader = ImageLoader(pipeline: pipeline)
             var images: [Bitmap] = []
-            let watching = loader.$state.compactMap(\.value).sink { images.append($0) }
+            let watching = Observed { loader.state }.compactMap(\.value).sink { images.append($0) }
             loader.url = base.appending(path: "slow/1.jpg")
             try await waitUntil { log.count("/slow/1.jpg") == 1 }
             loader.url = base.appending(path: "img/200.jpg")

@@ -169,14 +169,15 @@ struct ObservedTests {
         cancellable.cancel()
     }
 
-    /// Changes made on many threads at once each end in a value, the last one the latest.
+    /// Changes sent to the model's queue from many threads at once end in the latest value,
+    /// read on that queue between them.
     @Test func changesFromOtherThreadsEndInTheLatestValue() async throws {
         let queue = DispatchQueue(label: "observed")
         let seen = Locked<[Int]>([])
         let counter = CounterModel()
         let cancellable = Observed(on: queue) { counter.count }
             .sink { value in seen.withLock { $0.append(value) } }
-        DispatchQueue.concurrentPerform(iterations: 1_000) { _ in counter.increment() }
+        DispatchQueue.concurrentPerform(iterations: 1_000) { _ in queue.async { counter.increment() } }
         try await waitUntil { seen.current.last == 1_000 }
         #expect(seen.current == seen.current.sorted())
         cancellable.cancel()
