@@ -274,6 +274,7 @@ let package = Package(
             dependencies: [
                 "Tributary",
                 "TributaryTestSupport",
+                "TributaryTesting",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
             ]
         ),

@@ -37,6 +37,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "BridgeBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Tributary", package: "Tributary"),
+                .product(name: "TributaryTesting", package: "Tributary"),
+            ],
+            path: "Benchmarks/BridgeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "HTTPBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

@@ -10,12 +10,12 @@ extension Publisher where Output == String, Failure == Never {
     /// What a search box settles on: the text trimmed, the first value at once, later ones once
     /// typing pauses for `pause`, repeats dropped.
     ///
-    /// `self` is a `@Published` text's publisher, which starts with the current value; that
-    /// value is `initial`.
+    /// `self` is a text's publisher that starts with the current value, as ``Observed`` does;
+    /// that value is `initial`.
     ///
     /// ```swift
-    /// $searchText
-    ///     .settledText(startingWith: searchText, pause: .milliseconds(300), scheduler: DispatchQueue.main)
+    /// Observed { model.searchText }
+    ///     .settledText(startingWith: model.searchText, pause: .milliseconds(300), scheduler: DispatchQueue.main)
     ///     .sink { query in search(query) }
     /// ```
     public func settledText<S: Scheduler>(

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import Tributary
 import TributaryTestSupport
+import TributaryTesting
 
 @Suite struct CollectByTimeTests {
     typealias Rec = Recorder<[Int], [Int], TestError>
@@ -125,10 +126,15 @@ import TributaryTestSupport
     }
 
     @Test func groupsATimelineInVirtualTime() {
-        let grouped = scheduler.timeline([(200, 1), (700, 2), (1200, 3), (3500, 4)])
-            .collect(.byTime(scheduler, .seconds(1)))
-        let timeline = scheduler.record(grouped, for: .seconds(5))
-        #expect(timeline.values == [Stamped(1000, [1, 2]), Stamped(2000, [3]), Stamped(3500, [4])])
-        #expect(timeline.finishedAt == 3500)
+        let test = MarbleTest(frame: .milliseconds(100))
+        let source = test.cold(
+            "--1----2----3----------------------(4|)",
+            values: ["1": 1, "2": 2, "3": 3, "4": 4]
+        )
+        test.expect(
+            source.collect(.byTime(test.scheduler, .seconds(1))),
+            toBe: "----------a---------b--------------(c|)",
+            values: ["a": [1, 2], "b": [3], "c": [4]]
+        )
     }
 }

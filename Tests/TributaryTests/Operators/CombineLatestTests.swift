@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import Tributary
 import TributaryTestSupport
+import TributaryTesting
 
 @Suite struct CombineLatestTests {
     typealias Rec = Recorder<[Int], [Int], TestError>
@@ -229,17 +230,14 @@ import TributaryTestSupport
     }
 
     @Test func followsTheLatestValuesInVirtualTime() {
-        let scheduler = DispatchQueue.test
-        let name = scheduler.timeline([(100, "a"), (300, "b"), (600, "c")])
-        let count = scheduler.timeline([(200, 1), (400, 2), (500, 3)])
-        let timeline = scheduler.record(name.combineLatest(count) { "\($0)\($1)" }, for: .seconds(1))
-        #expect(
-            timeline.values == [
-                Stamped(200, "a1"), Stamped(300, "b1"), Stamped(400, "b2"), Stamped(500, "b3"),
-                Stamped(600, "c3"),
-            ]
+        let test = MarbleTest(frame: .milliseconds(100))
+        let name = test.cold("-a-b--(c|)")
+        let count = test.cold("--1-2(3|)", values: ["1": 1, "2": 2, "3": 3])
+        test.expect(
+            name.combineLatest(count) { "\($0)\($1)" },
+            toBe: "--abcd(e|)",
+            values: ["a": "a1", "b": "b1", "c": "b2", "d": "b3", "e": "c3"]
         )
-        #expect(timeline.finishedAt == 600)
     }
 
     @Test func comparesEqualWhenItsUpstreamsDo() {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import Tributary
 import TributaryTestSupport
+import TributaryTesting
 
 @Suite struct MergeTests {
     typealias Rec = Recorder<Int, Int, TestError>
@@ -183,17 +184,10 @@ import TributaryTestSupport
     }
 
     @Test func interleavesByTimeInVirtualTime() {
-        let scheduler = DispatchQueue.test
-        let fast = scheduler.timeline([(100, "a"), (250, "b"), (400, "c")])
-        let slow = scheduler.timeline([(200, "x"), (300, "y")])
-        let timeline = scheduler.record(fast.merge(with: slow), for: .milliseconds(500))
-        #expect(
-            timeline.values == [
-                Stamped(100, "a"), Stamped(200, "x"), Stamped(250, "b"), Stamped(300, "y"),
-                Stamped(400, "c"),
-            ]
-        )
-        #expect(timeline.finishedAt == 400)
+        let test = MarbleTest(frame: .milliseconds(50))
+        let fast = test.cold("--a--b--(c|)")
+        let slow = test.cold("----x-(y|)")
+        test.expect(fast.merge(with: slow), toBe: "--a-xby-(c|)")
     }
 
     @Test func comparesEqualWhenItsUpstreamsDo() {
