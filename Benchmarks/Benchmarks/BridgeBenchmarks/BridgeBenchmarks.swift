@@ -1,6 +1,7 @@
 import Benchmark
 import Dispatch
 import Observation
+import Testing
 import Tributary
 import TributaryTesting
 

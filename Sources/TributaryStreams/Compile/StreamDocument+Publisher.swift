@@ -136,24 +136,27 @@ extension StreamDocument {
         case .append:
             return inputs.dropFirst().reduce(input) { $0.append($1).eraseToAnyPublisher() }
         case .zip:
-            return zipped(inputs)
+            return zipped(inputs, node: id)
         case .combineLatest:
-            return combinedLatest(inputs)
+            return combinedLatest(inputs, node: id)
         }
     }
 
     /// The latest values of any number of inputs, as a list: two inputs, the usual case, in one
     /// step, more by combining them pairwise.
     private static func combinedLatest(
-        _ inputs: [AnyPublisher<StreamValue, any Error>]
+        _ inputs: [AnyPublisher<StreamValue, any Error>],
+        node: String
     ) -> AnyPublisher<StreamValue, any Error> {
         if inputs.count == 2 {
-            return inputs[0].combineLatest(inputs[1]) { StreamValue.list([$0, $1]) }.eraseToAnyPublisher()
+            return inputs[0].combineLatest(inputs[1])
+                .tryMap { try StreamValue.joined([$0, $1], node: node) }
+                .eraseToAnyPublisher()
         }
         let first = inputs[0].map { [$0] }.eraseToAnyPublisher()
         return inputs.dropFirst()
             .reduce(first) { joined, next in joined.combineLatest(next) { $0 + [$1] }.eraseToAnyPublisher() }
-            .map(StreamValue.list)
+            .tryMap { try StreamValue.joined($0, node: node) }
             .eraseToAnyPublisher()
     }
 
@@ -164,7 +167,8 @@ extension StreamDocument {
     /// a list once every input has a value waiting, and finishes once an input has finished
     /// with none waiting, as Combine's zip does.
     private static func zipped(
-        _ inputs: [AnyPublisher<StreamValue, any Error>]
+        _ inputs: [AnyPublisher<StreamValue, any Error>],
+        node: String
     ) -> AnyPublisher<StreamValue, any Error> {
         let tagged = inputs.enumerated().map { index, input in
             input.map { ZipState.Event.value(index, $0) }
@@ -179,9 +183,9 @@ extension StreamDocument {
                     Publishers.Sequence<[ZipState.Signal], any Error>(sequence: state.next($0))
                 }
                 .prefix { if case .value = $0 { true } else { false } }
-                .compactMap { signal -> StreamValue? in
-                    guard case .value(let value) = signal else { return nil }
-                    return value
+                .tryCompactMap { signal -> StreamValue? in
+                    guard case .value(.list(let values)) = signal else { return nil }
+                    return try StreamValue.joined(values, node: node)
                 }
         }
         .eraseToAnyPublisher()

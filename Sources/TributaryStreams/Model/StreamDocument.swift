@@ -26,9 +26,12 @@ public struct StreamDocument: Sendable, Hashable, Codable {
     /// The schema version this library reads and writes.
     public static let schemaVersion = 1
 
-    /// The most nodes on a path from a node back to a stream. Values pass through each node as
-    /// a nested call, so this bounds how deep the stack grows.
-    public static let maximumDepth = 256
+    /// The most weight on a path from a node back to a stream, each node weighing what its
+    /// operator takes of the stack (``StreamOperator/stackWeight(inputs:)``: a `map` 1, a `zip`
+    /// 13). Values pass through each node as a nested call, so this bounds how deep the stack
+    /// grows: the deepest document allowed runs on a 512 KiB stack, a secondary thread's on
+    /// Apple platforms, in a debug build.
+    public static let maximumDepth = 240
 
     /// The longest wait a document may state, in seconds: a day.
     public static let maximumSeconds = 86_400.0
@@ -187,10 +190,12 @@ public struct StreamDocument: Sendable, Hashable, Codable {
         var depths = [Int](repeating: 0, count: nodes.count)
         for index in order {
             var count = 1
-            var depth = 1
-            for input in nodes[index].inputs {
+            let inputs = nodes[index].inputs
+            let weight = nodes[index].operator.stackWeight(inputs: inputs.count)
+            var depth = weight
+            for input in inputs {
                 count += counts[input] ?? 1
-                if let node = nodeIndex[input] { depth = max(depth, depths[node] + 1) }
+                if let node = nodeIndex[input] { depth = max(depth, depths[node] + weight) }
             }
             let id = nodes[index].id
             guard depth <= Self.maximumDepth else {

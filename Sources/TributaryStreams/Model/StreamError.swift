@@ -70,7 +70,9 @@ public struct StreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case .danglingReference(let id): problem = "\"\(id)\" names no stream or node"
         case .cycle(let ids): problem = "the nodes form a cycle: \(ids.joined(separator: " → "))"
         case .tooDeep(let id, let limit):
-            problem = "\"\(id)\" lies more than \(limit) nodes from a stream"
+            problem =
+                "\"\(id)\" lies too deep: the nodes between it and a stream weigh more than \(limit), "
+                + "a map weighing 1, a merge 3, an append 4, a combineLatest 2 for each input (at least 3) and a zip 13"
         case .tooLarge(let id, let limit):
             problem =
                 "a subscription to \"\(id)\" would run more than \(limit) operators and streams, "

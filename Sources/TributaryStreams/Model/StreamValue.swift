@@ -23,6 +23,36 @@ public enum StreamValue: Sendable, Hashable {
 }
 
 extension StreamValue {
+    /// The most lists a value may nest, one in another: `[[1]]` nests two. Decoding refuses a
+    /// deeper value, and a `zip` or `combineLatest` that would make one fails, so that nothing
+    /// that walks a value — printing, encoding, comparing it — recurses deeper than this.
+    public static let maximumDepth = 32
+
+    /// How many lists the value nests, one in another: 0 for a value that is not a list, 1 for
+    /// `[1, 2]`, 2 for `[[1], 2]`; worked out without recursion.
+    public var depth: Int {
+        var deepest = 0
+        var waiting: [(value: StreamValue, level: Int)] = [(self, 0)]
+        while let (value, level) = waiting.popLast() {
+            guard case .list(let values) = value else { continue }
+            deepest = max(deepest, level + 1)
+            for element in values { waiting.append((element, level + 1)) }
+        }
+        return deepest
+    }
+
+    /// `values` as a list, unless it would nest more than ``maximumDepth`` lists.
+    static func joined(_ values: [StreamValue], node: String) throws(StreamFailure) -> StreamValue {
+        let list = StreamValue.list(values)
+        guard values.allSatisfy({ $0.depth < maximumDepth }) else {
+            throw StreamFailure(
+                origin: node,
+                message: "the list would nest more than \(maximumDepth) lists, one in another"
+            )
+        }
+        return list
+    }
+
     /// The UTF-8 length of ``description``, worked out without writing a list or a string
     /// out: what holding the value as text costs.
     public var byteCount: Int {
@@ -57,6 +87,15 @@ extension StreamValue: CustomStringConvertible {
 extension StreamValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Whether it is a list is asked first, without reading its elements: a failed attempt
+        // to read a scalar costs as much as the value it describes, so trying scalars first on
+        // a nested list would cost its size at every level of it.
+        if (try? container.decode([ListProbe].self)) != nil {
+            let depth = decoder.codingPath.reversed().prefix { $0.intValue != nil }.count
+            guard depth < Self.maximumDepth else { throw ListProbe.tooDeep(in: container) }
+            self = .list(try container.decode([StreamValue].self))
+            return
+        }
         if let boolean = try? container.decode(Bool.self) {
             self = .boolean(boolean)
         } else if let integer = try? container.decode(Int.self) {
@@ -65,12 +104,23 @@ extension StreamValue: Codable {
             self = .decimal(decimal)
         } else if let string = try? container.decode(String.self) {
             self = .string(string)
-        } else if let list = try? container.decode([StreamValue].self) {
-            self = .list(list)
         } else {
             throw DecodingError.dataCorruptedError(
                 in: container,
                 debugDescription: "Expected an integer, a decimal, a string, a boolean or a list."
+            )
+        }
+    }
+
+    /// What stands in for the elements of a list nested too deep: it reads nothing, so that a
+    /// list is told from a scalar without anything inside it being read.
+    private struct ListProbe: Decodable {
+        init(from decoder: any Decoder) {}
+
+        static func tooDeep(in container: any SingleValueDecodingContainer) -> DecodingError {
+            DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "A value nests more than \(StreamValue.maximumDepth) lists, one in another."
             )
         }
     }

@@ -80,22 +80,23 @@ import TributaryStreams
                 return error
             }
         }
-        #expect(error?.kind == .tooDeep("n256", limit: 256))
-        #expect(error?.path == "$.nodes[256]")
+        let limit = StreamDocument.maximumDepth
+        #expect(error?.kind == .tooDeep("n\(limit)", limit: limit))
+        #expect(error?.path == "$.nodes[\(limit)]")
 
         // The deepest chain allowed runs on a small stack, values passing through every node.
-        let deepest = try StreamDocument.decode(try Self.json(Self.chain(256)))
+        let deepest = try StreamDocument.decode(try Self.json(Self.chain(limit)))
         let values = await Self.onSmallStack { () -> [String] in
-            (try? StreamRunner().run(deepest, lanes: ["n255"]))?.events.map { "\($0.kind)" } ?? []
+            (try? StreamRunner().run(deepest, lanes: ["n\(limit - 1)"]))?.events.map { "\($0.kind)" } ?? []
         }
-        #expect(values == Array(repeating: "257", count: 10) + ["finished"])
+        #expect(values == Array(repeating: "\(limit + 1)", count: 10) + ["finished"])
     }
 
     @Test func aRunOfTooManyOperatorsIsRefusedAndFewerLanesRun() throws {
-        // Four chains of 250 maps from a: lane cCnK runs K + 2 operators and streams, and lane
-        // a 1, so every lane together runs 1 + 4 × (2 + 3 + … + 251).
+        // Four chains of 240 maps from a: lane cCnK runs K + 2 operators and streams, and lane
+        // a 1, so every lane together runs 1 + 4 × (2 + 3 + … + 241).
         let nodes = (0..<4).flatMap { chain in
-            (0..<250).map { index -> [String: Any] in
+            (0..<240).map { index -> [String: Any] in
                 let input = index == 0 ? "a" : "c\(chain)n\(index - 1)"
                 return [
                     "id": "c\(chain)n\(index)", "operator": "map", "input": input, "expression": "$0 + 1",
@@ -104,12 +105,12 @@ import TributaryStreams
         }
         let document = try StreamDocument.decode(try Self.json(nodes))
         let error = #expect(throws: StreamError.self) { try StreamRunner().run(document) }
-        #expect(error?.kind == .runTooLarge(operators: 126_501, limit: 100_000))
-        let last = try StreamRunner().run(document, lanes: ["c3n249"])
-        #expect(last.events.first?.kind == .value(251))
-        let smaller = StreamRunner(maximumOperators: 500)
-        #expect(throws: StreamError(.runTooLarge(operators: 502, limit: 500), path: "$")) {
-            try smaller.run(document, lanes: ["c0n249", "c1n249"])
+        #expect(error?.kind == .runTooLarge(operators: 116_641, limit: 100_000))
+        let last = try StreamRunner().run(document, lanes: ["c3n239"])
+        #expect(last.events.first?.kind == .value(241))
+        let smaller = StreamRunner(maximumOperators: 400)
+        #expect(throws: StreamError(.runTooLarge(operators: 482, limit: 400), path: "$")) {
+            try smaller.run(document, lanes: ["c0n239", "c1n239"])
         }
     }
 
