@@ -33,8 +33,20 @@ final class RawConnection: @unchecked Sendable {
     deinit { close(descriptor) }
 
     func send(_ text: String) {
-        let bytes = Array(text.utf8)
+        send(bytes: Array(text.utf8))
+    }
+
+    func send(bytes: [UInt8]) {
         bytes.withUnsafeBytes { sendAll(descriptor, $0) }
+    }
+
+    /// The bytes the server sends until `isEnough` says so of them, it closes, or `timeout`
+    /// passes, and whether it closed.
+    func readBytes(
+        timeout: Duration,
+        until isEnough: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }
+    ) async -> (bytes: [UInt8], closed: Bool) {
+        await offPool { self.blockingRead(timeout: timeout, until: isEnough) }
     }
 
     /// Sends a JSON `POST` to `path` with the token, its remaining header lines, the blank line

@@ -8,7 +8,10 @@ import Tributary
 
 /// The first handler of every connection, before any HTTP is read: it counts the connection
 /// against the lab's limit until it closes — WebSockets included — and closes one whose first
-/// request head has not arrived within the timeout.
+/// request head has not arrived within the timeout. Once a WebSocket route has said how large
+/// a frame the connection may send (``WebSocketLimit``), it reads the frames' headers as they
+/// come (``WebSocketFrames``), refusing one past the limit or unmasked before its payload is
+/// held, and counts what an unfinished frame holds against the lab's ``ClientMemory``.
 ///
 /// Hummingbird's own idle timeout starts only once a first request head has been read, so
 /// without this a client that sends half a head holds its connection forever.
@@ -35,7 +38,12 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private let count: Count
+    private let memory: ClientMemory
     private let headTimeout: TimeAmount
+    /// The frames of an upgraded connection, once its route has set their limit.
+    private var frames: WebSocketFrames?
+    /// Whether the connection broke a rule of its frames and is closing: nothing more is read.
+    private var isClosing = false
     private var deadline: Scheduled<Void>?
     /// Whether the connection found no room; it is answered `503` and closed once active.
     private var isRefused = false
@@ -46,8 +54,9 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     /// parser, so they end no head.
     private var begun = false
 
-    init(count: Count, headTimeout: TimeAmount) {
+    init(count: Count, memory: ClientMemory, headTimeout: TimeAmount) {
         self.count = count
+        self.memory = memory
         self.headTimeout = headTimeout
     }
 
@@ -59,8 +68,11 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
             isRefused = true
             return
         }
-        let count = count
-        context.channel.closeFuture.whenComplete { _ in count.leave() }
+        let (count, memory, holder) = (count, memory, ObjectIdentifier(self))
+        context.channel.closeFuture.whenComplete { _ in
+            count.leave()
+            memory.release(holder)
+        }
         deadline = context.eventLoop.assumeIsolated().scheduleTask(in: headTimeout) {
             // Past the decoder, which would read the end of input as a head cut short and
             // answer it: a head that never came is not answered.
@@ -107,7 +119,39 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
             deadline?.cancel()
             deadline = nil
         }
+        guard !isClosing else { return }
+        if frames != nil {
+            let buffer = unwrapInboundIn(data)
+            switch buffer.withUnsafeReadableBytes({ frames!.read($0) }) {
+            case .proceed(let held):
+                let channel = context.channel
+                memory.hold(held, by: ObjectIdentifier(self)) { channel.close(promise: nil) }
+            case .refuse(let code, let reason):
+                refuse(code: code, reason: reason, context: context)
+                return
+            }
+        }
         context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let limit = event as? WebSocketLimit {
+            frames = WebSocketFrames(limit: limit.frameBytes)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Closes a WebSocket whose client broke a rule, with a close frame that says which,
+    /// reading nothing more from it.
+    private func refuse(code: UInt16, reason: String, context: ChannelHandlerContext) {
+        isClosing = true
+        memory.release(ObjectIdentifier(self))
+        guard context.channel.isActive else { return }
+        let frame = WebSocketFrames.closeFrame(code: code, reason: reason)
+        context.writeAndFlush(NIOAny(ByteBuffer(bytes: frame))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
     }
 }
 
@@ -143,14 +187,14 @@ extension ConnectionGuard {
 struct GuardedChannel: ServerChildChannel {
     let inner: HTTP1WebSocketUpgradeChannel
     let count: ConnectionGuard.Count
+    let memory: ClientMemory
     let headTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
-        let count = count
-        let headTimeout = headTimeout
+        let (count, memory, headTimeout) = (count, memory, headTimeout)
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(
-                ConnectionGuard(count: count, headTimeout: headTimeout)
+                ConnectionGuard(count: count, memory: memory, headTimeout: headTimeout)
             )
         }
         .flatMap { inner.setup(channel: channel, logger: logger) }

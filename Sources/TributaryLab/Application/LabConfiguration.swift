@@ -34,6 +34,9 @@ public struct LabConfiguration: Sendable {
     /// How long a connection may stay without a complete request: a request head must arrive
     /// within it, and an idle keep-alive connection closes after it.
     public var idleTimeout: Duration = .seconds(15)
+    /// The most bytes the lab holds for every client together of WebSocket frames still
+    /// arriving; past it, the connection holding the most is closed.
+    public var clientMemoryBytes = 64 << 20
     /// The most bytes of encoded documents kept for reads.
     public var documentCacheBytes = 64 << 20
     /// The most events one recording holds; a recorder past it is told the recording is full.

@@ -129,7 +129,16 @@ enum LabJSON {
     ) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        guard let body = try? encoder.encode(value) else {
+            // Never an empty success: what cannot be written as JSON is the lab's failure.
+            let failure =
+                #"{"error":{"code":"unencodable","message":"The answer cannot be written as JSON."}}"#
+            return Response(
+                status: .internalServerError,
+                headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: failure))
+            )
+        }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 

@@ -9,6 +9,8 @@ struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocket
     var coreContext: CoreRequestContextStorage
     let webSocket: WebSocketHandlerReference<LabRequestContext>
     let remoteAddress: SocketAddress?
+    /// The connection the request came on.
+    let channel: any Channel
     /// What the request's credentials allow.
     var access = Access.anonymous
 
@@ -26,6 +28,13 @@ struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocket
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
+    }
+
+    /// Tells the connection, before the `101` that upgrades it goes out, the largest WebSocket
+    /// frame its client may send: a route's own limit, smallest for anonymous callers.
+    func limitWebSocketFrames(to bytes: Int) {
+        channel.pipeline.fireUserInboundEventTriggered(WebSocketLimit(frameBytes: bytes))
     }
 
     /// The largest body a route decodes; the lab's own limit is checked where bodies are read.

@@ -78,6 +78,7 @@ public struct LabServer: Sendable {
             maximumPerAddress: configuration.maximumLiveConnectionsPerAddress
         )
         let count = ConnectionGuard.Count(maximum: configuration.maximumConnections)
+        let memory = ClientMemory(limit: configuration.clientMemoryBytes)
         let idle = TimeAmount.nanoseconds(
             configuration.idleTimeout.components.seconds * 1_000_000_000
                 + configuration.idleTimeout.components.attoseconds / 1_000_000_000
@@ -118,6 +119,7 @@ public struct LabServer: Sendable {
                         )
                     ),
                     count: count,
+                    memory: memory,
                     headTimeout: idle
                 )
             },

@@ -13,15 +13,22 @@ struct DocumentService: Sendable {
 
     /// Who a save is credited to: plain text of at most 64 characters, or "anonymous".
     static func author(_ given: String?) -> String {
-        let name = String(
-            (given ?? "").unicodeScalars.filter {
-                !$0.properties.isDefaultIgnorableCodePoint && $0.value >= 0x20
-            }
-            .map(Character.init)
-        )
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+        // Bounded in bytes as well as characters: one character may be a base and any number
+        // of combining marks, so 64 characters alone could be megabytes.
+        var scalars = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in (given ?? "").unicodeScalars
+        where !scalar.properties.isDefaultIgnorableCodePoint && scalar.value >= 0x20 {
+            bytes += scalar.utf8.count
+            guard bytes <= maximumAuthorBytes else { break }
+            scalars.append(scalar)
+        }
+        let name = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
         return name.isEmpty ? "anonymous" : String(name.prefix(64))
     }
+
+    /// The most UTF-8 bytes of a name kept.
+    static let maximumAuthorBytes = 256
 
     func create(
         _ document: StreamDocument,

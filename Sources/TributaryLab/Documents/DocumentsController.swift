@@ -188,6 +188,13 @@ struct DocumentsController {
             )
         }
         let data = Data(bytes.readableBytesView)
+        // Bounded before anything parses it: no document nests deeper.
+        guard !JSONNesting.exceeds(data, limit: StreamDocument.maximumNesting) else {
+            throw LabError.badRequest(
+                "tooDeep",
+                "The body nests arrays and objects more than \(StreamDocument.maximumNesting) levels deep."
+            )
+        }
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {

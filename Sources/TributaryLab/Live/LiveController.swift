@@ -19,25 +19,39 @@ struct LiveController {
     let connections: LiveConnections
     let viewerBufferBytes: Int
 
-    /// The largest message a viewer may send: a document of 1 MiB and its envelope.
+    /// The largest message a viewer who may save may send: a document of 1 MiB and its
+    /// envelope.
     static let maximumMessageSize = (1 << 20) + (64 << 10)
+    /// The largest message a viewer who may only watch may send: a hello with its name, or a
+    /// resume.
+    static let watcherMessageSize = 4 << 10
 
     func addRoutes(to router: Router<LabRequestContext>) {
-        router.ws("api/streams/:id/live") { _, context in
+        router.ws("api/streams/:id/live") { request, context in
             guard let id = context.parameters.get("id"), DocumentID.isWellFormed(id) else {
                 return .dontUpgrade
             }
+            // Set before the connection is upgraded, so that its first frame is held to it.
+            context.limitWebSocketFrames(to: Self.messageSize(canWrite: Self.canWrite(request, context)))
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let id = context.requestContext.parameters.get("id") ?? ""
-            // Browsers name the origin of every WebSocket; a session's socket that names none did
-            // not come from a page of the lab's, and may watch but not save.
-            let access = context.requestContext.access
-            let canWrite = access == .token || (access == .session && context.request.headers[.origin] != nil)
+            let canWrite = Self.canWrite(context.request, context.requestContext)
             try await connections.serve(context.requestContext.remoteHost, outbound: outbound) {
                 try await live(id: id, canWrite: canWrite, inbound: inbound, outbound: outbound)
             }
         }
+    }
+
+    /// Whether the viewer may save. Browsers name the origin of every WebSocket; a session's
+    /// socket that names none did not come from a page of the lab's, and may watch but not save.
+    static func canWrite(_ request: Request, _ context: LabRequestContext) -> Bool {
+        context.access == .token || (context.access == .session && request.headers[.origin] != nil)
+    }
+
+    /// The largest message, and so frame, a viewer may send.
+    static func messageSize(canWrite: Bool) -> Int {
+        canWrite ? maximumMessageSize : watcherMessageSize
     }
 
     private func live(
@@ -69,7 +83,7 @@ struct LiveController {
         hub.announcePresence(of: id)
         try await outbox.serve(outbound, overflow: "The viewer did not keep up with the document.") {
             do {
-                for try await message in inbound.messages(maxSize: Self.maximumMessageSize) {
+                for try await message in inbound.messages(maxSize: Self.messageSize(canWrite: canWrite)) {
                     guard case .text(let text) = message else {
                         outbox.deliver(LiveMessage.invalid("unknownMessage", "Messages are JSON text."))
                         continue
@@ -108,15 +122,12 @@ struct LiveController {
         canWrite: Bool
     ) async -> ByteBuffer? {
         let message: LiveClientMessage
-        switch Self.read(text) {
+        switch Self.read(text, canWrite: canWrite) {
         case .success(let read): message = read
         case .failure(let refusal): return refusal.message
         }
         switch message {
         case .save(let base, let document, let author):
-            guard canWrite else {
-                return LiveMessage.invalid("unauthorized", "Saving needs the lab's token.")
-            }
             do throws(DocumentStoreError) {
                 _ = try await service.save(id, document: document, baseVersion: base, author: author)
                 return nil
@@ -150,8 +161,9 @@ struct LiveController {
     }
 
     /// A message from a viewer, or the `invalid` answer to it. A document's problems are
-    /// reported with paths of the document's own, as the REST API gives them.
-    private static func read(_ text: String) -> Result<LiveClientMessage, Refusal> {
+    /// reported with paths of the document's own, as the REST API gives them. A save from a
+    /// viewer who may not save is refused from its envelope, before its document is decoded.
+    private static func read(_ text: String, canWrite: Bool) -> Result<LiveClientMessage, Refusal> {
         struct Envelope: Decodable {
             var type: String
             var baseVersion: Int?
@@ -161,7 +173,9 @@ struct LiveController {
         }
         struct Holder: Decodable { var document: StreamDocument }
         let data = Data(text.utf8)
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: data) else {
+        guard !JSONNesting.exceeds(data, limit: StreamDocument.maximumNesting),
+            let envelope = try? JSONDecoder().decode(Envelope.self, from: data)
+        else {
             return .failure(
                 Refusal(LiveMessage.invalid("malformedJSON", "A message is a JSON object with a type."))
             )
@@ -180,6 +194,9 @@ struct LiveController {
             guard let version = envelope.version else { return .failure(badMessage) }
             return .success(.resume(version: version))
         case "save":
+            guard canWrite else {
+                return .failure(Refusal(LiveMessage.invalid("unauthorized", "Saving needs the lab's token.")))
+            }
             guard let base = envelope.baseVersion else { return .failure(badMessage) }
             do throws(StreamError) {
                 let document = try StreamDocument.decode(Holder.self, from: data).document

@@ -11,9 +11,13 @@ struct NewsController {
     let news: LabNews
     let connections: LiveConnections
 
+    /// The largest message the page sends: its inputs, a search text of at most 500 characters.
+    static let maximumMessageSize = 64 << 10
+
     func addLiveRoutes(to router: some RouterMethods<LabRequestContext>) {
-        router.ws("api/news/live") { _, _ in
-            .upgrade([:])
+        router.ws("api/news/live") { _, context in
+            context.limitWebSocketFrames(to: Self.maximumMessageSize)
+            return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             try await connections.serve(context.requestContext.remoteHost, outbound: outbound) {
                 try await live(inbound: inbound, outbound: outbound)
@@ -30,7 +34,7 @@ struct NewsController {
                 for await message in queue { try await outbound.write(.text(message)) }
             }
             do {
-                for try await message in inbound.messages(maxSize: 64 << 10) {
+                for try await message in inbound.messages(maxSize: Self.maximumMessageSize) {
                     guard case .text(let text) = message else { continue }
                     await session.handle(text)
                 }

@@ -2,6 +2,7 @@ import CombineSchedulers
 import Foundation
 import NewsAPI
 import Tributary
+import TributaryStreams
 
 /// One page's news reader: an ``ArticlesViewModel`` (or, for an RSS or Atom feed, a
 /// ``FeedViewModel``) and a ``SourcesViewModel``, the same an iOS app uses, fed the page's
@@ -61,7 +62,11 @@ final class NewsSession {
     /// Acts on one message from the page.
     func handle(_ text: String) {
         offerChoices()
-        guard let message = try? JSONDecoder().decode(Input.self, from: Data(text.utf8)) else {
+        let data = Data(text.utf8)
+        // An input is a flat object: deeper text is refused before it is decoded.
+        guard !JSONNesting.exceeds(data, limit: 4),
+            let message = try? JSONDecoder().decode(Input.self, from: data)
+        else {
             send(LiveMessage.invalidText("malformedJSON", "A message is a JSON object with a type."))
             return
         }

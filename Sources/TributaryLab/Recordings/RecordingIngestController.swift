@@ -30,6 +30,7 @@ struct RecordingIngestController {
             guard context.access != .anonymous, Self.recorder(of: request) != nil,
                 let segment = Self.segment(context), Recordings.problem(withName: segment) == nil
             else { return .dontUpgrade }
+            context.limitWebSocketFrames(to: Self.maximumMessageSize + (64 << 10))
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let recorder = Self.recorder(of: context.request),

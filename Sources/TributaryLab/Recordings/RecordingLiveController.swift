@@ -21,6 +21,7 @@ struct RecordingLiveController {
             guard context.access != .anonymous, let id = context.parameters.get("id"),
                 DocumentID.isWellFormed(id)
             else { return .dontUpgrade }
+            context.limitWebSocketFrames(to: LiveController.watcherMessageSize)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let id = context.requestContext.parameters.get("id") ?? ""
@@ -53,7 +54,7 @@ struct RecordingLiveController {
         try await outbox.serve(outbound, overflow: "The viewer did not keep up with the recording.") {
             do {
                 // Viewers only watch; what they send is read and let go.
-                for try await _ in inbound.messages(maxSize: 64 << 10) {}
+                for try await _ in inbound.messages(maxSize: LiveController.watcherMessageSize) {}
             } catch {
                 // An oversized or broken frame ends the connection, and nothing else.
             }

@@ -46,7 +46,9 @@ struct RecordingsController {
     @Sendable func create(_ request: Request, context: LabRequestContext) async throws -> Response {
         struct Body: Decodable { var name: String }
         let data = try await DocumentsController.json(of: request, limit: maximumBodySize)
-        guard let body = try? JSONDecoder().decode(Body.self, from: data) else {
+        guard !JSONNesting.exceeds(data, limit: 4),
+            let body = try? JSONDecoder().decode(Body.self, from: data)
+        else {
             throw LabError.badRequest("badRecording", "A recording is made with {\"name\": \"…\"}.")
         }
         let made = try await service.create(name: body.name)
@@ -93,7 +95,10 @@ struct RecordingsController {
         }
         let id = try Self.id(context)
         let data = try await DocumentsController.json(of: request, limit: maximumBodySize)
-        guard let body = try? JSONDecoder().decode(Body.self, from: data), !body.lanes.isEmpty else {
+        guard !JSONNesting.exceeds(data, limit: 4),
+            let body = try? JSONDecoder().decode(Body.self, from: data),
+            !body.lanes.isEmpty
+        else {
             throw LabError.badRequest("badRequest", "Name the lanes to draw, as {\"lanes\": [\"a\", \"b\"]}.")
         }
         _ = try Self.checked(frame: body.frame)

@@ -108,7 +108,9 @@ struct RunsController {
             var values: [String: StreamValue]?
         }
         let data = try await DocumentsController.json(of: request, limit: Self.maximumMarbles + 1_024)
-        guard let given = try? JSONDecoder().decode(Marbles.self, from: data) else {
+        guard !JSONNesting.exceeds(data, limit: StreamDocument.maximumNesting),
+            let given = try? JSONDecoder().decode(Marbles.self, from: data)
+        else {
             throw LabError.badRequest(
                 "malformedJSON",
                 "The body is {\"marbles\": \"-a-b|\", \"frame\": seconds, \"id\": name, \"values\": {\"a\": value}}."

@@ -16,7 +16,8 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         case typeMismatch(String)
         /// A division or remainder by zero.
         case divisionByZero
-        /// An integer result outside the 64-bit range.
+        /// A result outside the range of numbers: an integer past 64 bits, a decimal past a
+        /// `Double`.
         case overflow
         /// A string result longer than the limit, in UTF-8 bytes.
         case stringTooLong(limit: Int)
@@ -57,7 +58,7 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         case .divisionByZero:
             return "Division by zero at \(place)."
         case .overflow:
-            return "Integer overflow at \(place)."
+            return "Overflow at \(place): the result is outside the range of numbers."
         case .stringTooLong(let limit):
             return "The string made at \(place) would be longer than \(limit) bytes."
         case .noAccumulator:

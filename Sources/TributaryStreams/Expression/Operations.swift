@@ -108,18 +108,23 @@ enum Operations {
                 .typeMismatch("\(op.rawValue) needs numbers, not a \(left.typeName) and a \(right.typeName)")
             )
         }
+        let result: Double
         switch op {
-        case .add: return .decimal(a + b)
-        case .subtract: return .decimal(a - b)
-        case .multiply: return .decimal(a * b)
+        case .add: result = a + b
+        case .subtract: result = a - b
+        case .multiply: result = a * b
         case .divide:
             guard b != 0 else { throw position.error(.divisionByZero) }
-            return .decimal(a / b)
+            result = a / b
         case .remainder:
             guard b != 0 else { throw position.error(.divisionByZero) }
-            return .decimal(a.truncatingRemainder(dividingBy: b))
+            result = a.truncatingRemainder(dividingBy: b)
         default: preconditionFailure("\(op) is not arithmetic")
         }
+        // Values are numbers JSON can write: a result past a Double's range is an overflow, as
+        // an integer's is, never an infinity or not a number.
+        guard result.isFinite else { throw position.error(.overflow) }
+        return .decimal(result)
     }
 
     private static func number(_ value: StreamValue) -> Double? {

@@ -33,6 +33,12 @@ public struct StreamDocument: Sendable, Hashable, Codable {
     /// Apple platforms, in a debug build.
     public static let maximumDepth = 240
 
+    /// The most levels of arrays and objects the JSON of a document, or of a message that
+    /// carries one, may nest: a document's own structure and its values' lists
+    /// (``StreamValue/maximumDepth``) with room to spare. Deeper text is refused before it is
+    /// decoded.
+    public static let maximumNesting = 48
+
     /// The longest wait a document may state, in seconds: a day.
     public static let maximumSeconds = 86_400.0
 
@@ -73,6 +79,12 @@ public struct StreamDocument: Sendable, Hashable, Codable {
         _ type: Value.Type,
         from data: Data
     ) throws(StreamError) -> Value {
+        guard !JSONNesting.exceeds(data, limit: maximumNesting) else {
+            throw StreamError(
+                .malformed("the JSON nests arrays and objects more than \(maximumNesting) levels deep"),
+                path: "$"
+            )
+        }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as StreamError {

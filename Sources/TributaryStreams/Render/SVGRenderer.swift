@@ -289,8 +289,25 @@ public enum SVGRenderer {
         return text == "-0" ? "0" : text
     }
 
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    /// `text` as XML character data or an attribute value: the markup characters escaped, and
+    /// the characters XML 1.0 does not allow at all — controls but tab, line feed and carriage
+    /// return, and U+FFFE and U+FFFF — replaced by U+FFFD, so that any value draws as a
+    /// well-formed document.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                escaped.unicodeScalars.append("\u{FFFD}")
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }

@@ -117,6 +117,11 @@ import TributaryStreams
         ("-$0 - 9223372036854775807 - 2", .overflow),
         ("abs(-9223372036854775807 - 1)", .overflow),
         ("round(1e300)", .overflow),
+        // A decimal past a Double's range is an overflow too, never an infinity, which JSON
+        // cannot write and which made a result answered as an empty object.
+        ("$0 * 1e308", .overflow),
+        ("-1e308 - 1e308", .overflow),
+        ("1e308 * 10 - 1e308 * 10", .overflow),
     ])
     func reportsEvaluationErrorsAsTypedErrors(source: String, kind: ExpressionError.Kind) throws {
         let expression = try StreamExpression(source)

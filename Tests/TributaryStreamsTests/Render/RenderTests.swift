@@ -71,6 +71,21 @@ import TributaryStreams
         #expect(XMLParser(data: Data(svg.utf8)).parse())
     }
 
+    /// Control characters in a name, a value or a failure draw as U+FFFD: the diagram stays a
+    /// well-formed document, where one had made a page drop it without a word.
+    @Test func drawsControlCharactersAsWellFormedXML() throws {
+        let json = #"""
+            {"schemaVersion": 1, "name": "bell\u0007name",
+             "streams": [{"id": "a", "items": [{"value": "tab\tand\u0001nul\u0000"}],
+                          "ending": {"kind": "failed", "after": 1, "message": "esc\u001b"}}]}
+            """#
+        let document = try StreamDocument.decode(Data(json.utf8))
+        let svg = SVGRenderer.render(try StreamRunner().run(document), document: document)
+        #expect(XMLParser(data: Data(svg.utf8)).parse())
+        #expect(svg.contains("bell\u{FFFD}name"))
+        #expect(!svg.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
+    }
+
     /// A long value is a pill with a shortened label and the whole value on hover; a value and
     /// the end of its stream in one frame stand side by side, neither hiding the other.
     @Test func keepsEveryEventOfAFrameVisible() throws {

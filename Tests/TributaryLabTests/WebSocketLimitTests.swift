@@ -1,0 +1,256 @@
+import Foundation
+import HTTPTypes
+import Testing
+import TributaryTestSupport
+
+@testable import TributaryLab
+
+/// The frames of a WebSocket read as they arrive, before NIO holds them: the state machine
+/// alone, the lab's budget for what unfinished frames hold, and both in a running lab.
+@Suite struct WebSocketFramesTests {
+    /// A client's frame: masked, with the length in the form its size needs.
+    static func frame(
+        opcode: UInt8 = 0x1,
+        payload: [UInt8],
+        masked: Bool = true,
+        declared: Int? = nil
+    ) -> [UInt8] {
+        let length = declared ?? payload.count
+        var bytes: [UInt8] = [0x80 | opcode]
+        let mask: UInt8 = masked ? 0x80 : 0
+        if length < 126 {
+            bytes.append(mask | UInt8(length))
+        } else if length <= 0xFFFF {
+            bytes += [mask | 126, UInt8(length >> 8), UInt8(length & 0xFF)]
+        } else {
+            bytes.append(mask | 127)
+            bytes += (0..<8).reversed().map { UInt8((UInt64(length) >> (8 * UInt64($0))) & 0xFF) }
+        }
+        guard masked else { return bytes + payload }
+        let key: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        return bytes + key + payload.enumerated().map { $0.element ^ key[$0.offset % 4] }
+    }
+
+    @Test func passesFramesWithinTheLimitWhateverTheReadsTheyCome() {
+        var frames = WebSocketFrames(limit: 200)
+        let bytes = Self.frame(payload: Array(repeating: 1, count: 150)) + Self.frame(payload: [1, 2, 3])
+        #expect(frames.read(bytes) == .proceed(held: 0))
+        // One byte at a time: what the frame holds grows until it is whole.
+        var held: [Int] = []
+        for byte in Self.frame(payload: [9, 9]) {
+            guard case .proceed(let now) = frames.read([byte]) else {
+                Issue.record("refused")
+                return
+            }
+            held.append(now)
+        }
+        #expect(held == [1, 2, 3, 4, 5, 6, 7, 0])
+    }
+
+    @Test func refusesAFrameLargerThanTheLimitFromItsHeader() {
+        var frames = WebSocketFrames(limit: 4_096)
+        // Only the header and a few bytes have come: the frame is refused before its payload.
+        let header = Self.frame(payload: Array(repeating: 0, count: 10), declared: 1 << 20)
+        #expect(
+            frames.read(header) == .refuse(code: 1009, reason: "A frame may carry at most 4096 bytes here.")
+        )
+        var huge = WebSocketFrames(limit: 4_096)
+        let endless = Self.frame(payload: [], declared: Int.max)
+        #expect(huge.read(endless).isRefused)
+        var exact = WebSocketFrames(limit: 4_096)
+        #expect(exact.read(Self.frame(payload: Array(repeating: 0, count: 4_096))) == .proceed(held: 0))
+    }
+
+    @Test func refusesAnUnmaskedFrameAsRFC6455Says() {
+        var frames = WebSocketFrames(limit: 4_096)
+        #expect(frames.read(Self.frame(payload: [1], masked: false)).isRefused)
+        var again = WebSocketFrames(limit: 4_096)
+        #expect(
+            again.read(Self.frame(payload: [1], masked: false))
+                == .refuse(code: 1002, reason: "A client's frames must be masked.")
+        )
+    }
+
+    @Test func countsWhatAnUnfinishedFrameHolds() {
+        var frames = WebSocketFrames(limit: 100_000)
+        let whole = Self.frame(payload: Array(repeating: 7, count: 70_000))
+        #expect(frames.read(whole[..<30_000]) == .proceed(held: 30_000))
+        #expect(frames.read(whole[30_000...]) == .proceed(held: 0))
+    }
+
+    @Test func aCloseFrameKeepsItsReasonWithinAControlFramesRoom() {
+        let frame = WebSocketFrames.closeFrame(code: 1009, reason: String(repeating: "é", count: 100))
+        #expect(Array(frame[..<4]) == [0x88, 124, 0x03, 0xF1])
+        #expect(frame.count == 4 + 122)
+    }
+
+    @Test func theBudgetShedsTheLargestHolder() {
+        let memory = ClientMemory(limit: 100)
+        let shed = Locked<[String]>([])
+        final class Holder {}
+        let (a, b, c) = (Holder(), Holder(), Holder())
+        memory.hold(60, by: ObjectIdentifier(a)) { shed.withLock { $0.append("a") } }
+        memory.hold(30, by: ObjectIdentifier(b)) { shed.withLock { $0.append("b") } }
+        #expect(shed.current.isEmpty && memory.total == 90)
+        memory.hold(20, by: ObjectIdentifier(c)) { shed.withLock { $0.append("c") } }
+        #expect(shed.current == ["a"] && memory.total == 50)
+        memory.hold(0, by: ObjectIdentifier(b)) {}
+        memory.release(ObjectIdentifier(c))
+        #expect(memory.total == 0)
+    }
+}
+
+extension WebSocketFrames.Action {
+    var isRefused: Bool {
+        if case .refuse = self { return true }
+        return false
+    }
+}
+
+/// The same, against a lab on loopback, over raw sockets.
+@Suite(.timeLimit(.minutes(2)))
+struct WebSocketLimitTests {
+    /// Opens `path` as a WebSocket, with the token or without, and waits for the `101`.
+    static func open(_ path: String, port: Int, token: String?) async throws -> RawConnection {
+        let connection = try RawConnection(port: port)
+        connection.send(
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + (token.map { "Authorization: Bearer \($0)\r\n" } ?? "") + "\r\n"
+        )
+        let head = await connection.readBytes(timeout: .seconds(10)) { bytes in
+            String(decoding: bytes, as: UTF8.self).contains("\r\n\r\n")
+        }
+        try #require(String(decoding: head.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 101"))
+        return connection
+    }
+
+    /// The close code of the close frame among `bytes`, if one came.
+    static func closeCode(in bytes: [UInt8]) -> UInt16? {
+        guard let start = bytes.firstIndex(of: 0x88), bytes.count >= start + 4 else { return nil }
+        return UInt16(bytes[start + 2]) << 8 | UInt16(bytes[start + 3])
+    }
+
+    static func document(_ lab: LabConnection) async throws -> String {
+        let created = try await lab.send(
+            .post,
+            "/api/streams",
+            body: TributaryLabTests.document(named: "watched")
+        )
+        return try #require(created.json["id"] as? String)
+    }
+
+    @Test func anAnonymousViewersLargeFrameIsRefusedBeforeItsPayloadArrives() async throws {
+        try await withLab { lab in
+            let id = try await Self.document(lab)
+            let port = lab.base.port ?? 0
+            let viewer = try await Self.open("/api/streams/\(id)/live", port: port, token: nil)
+            viewer.send(
+                bytes: WebSocketFramesTests.frame(
+                    payload: Array(repeating: 0x20, count: 100),
+                    declared: 1 << 20
+                )
+            )
+            let answer = await viewer.readBytes(timeout: .seconds(10)) { Self.closeCode(in: $0) != nil }
+            #expect(Self.closeCode(in: answer.bytes) == 1009)
+            #expect(await viewer.readBytes(timeout: .seconds(10)).closed)
+            #expect(try await lab.send(.get, "/api/health").status == 200)
+        }
+    }
+
+    @Test func anUnmaskedFrameIsClosedWith1002() async throws {
+        try await withLab { lab in
+            let id = try await Self.document(lab)
+            let viewer = try await Self.open("/api/streams/\(id)/live", port: lab.base.port ?? 0, token: nil)
+            viewer.send(
+                bytes: WebSocketFramesTests.frame(
+                    payload: Array(#"{"type":"resume","version":0}"#.utf8),
+                    masked: false
+                )
+            )
+            let answer = await viewer.readBytes(timeout: .seconds(10)) { Self.closeCode(in: $0) != nil }
+            #expect(Self.closeCode(in: answer.bytes) == 1002)
+        }
+    }
+
+    /// A viewer with the token may send a large frame; its name, however long, is kept to 256
+    /// bytes in what every viewer is told.
+    @Test func aWriterSendsLargeFramesAndANameIsBoundedInBytes() async throws {
+        try await withLab { lab in
+            let id = try await Self.document(lab)
+            let port = lab.base.port ?? 0
+            let watcher = try await Self.open("/api/streams/\(id)/live", port: port, token: nil)
+            let writer = try await Self.open("/api/streams/\(id)/live", port: port, token: lab.token)
+            let name = "a" + String(repeating: "\u{301}", count: 50_000)
+            writer.send(
+                bytes: WebSocketFramesTests.frame(payload: Array(#"{"type":"hello","name":"\#(name)"}"#.utf8))
+            )
+            let told = await watcher.readBytes(timeout: .seconds(10)) { bytes in
+                String(decoding: bytes, as: UTF8.self).contains("\u{301}\"")
+            }
+            let text = String(decoding: told.bytes, as: UTF8.self).utf8
+            let names = Array("\"names\":[\"".utf8)
+            let start = try #require(
+                text.indices.first { text[$0...].starts(with: names) }
+            )
+            let shown = text[text.index(start, offsetBy: names.count)...].prefix { $0 != UInt8(ascii: "\"") }
+            #expect(shown.count <= 256 && shown.count > 200)
+            #expect(!told.closed)
+        }
+    }
+
+    /// Unfinished frames count against one budget for the lab: past it, the connection holding
+    /// the most is closed, and the others go on.
+    @Test func unfinishedFramesPastTheLabsBudgetCloseTheLargestHolder() async throws {
+        var configuration = LabConfiguration()
+        configuration.clientMemoryBytes = 200_000
+        try await withLab(configuration: configuration) { lab in
+            let id = try await Self.document(lab)
+            let port = lab.base.port ?? 0
+            let hello = Array(#"{"type":"hello","name":"\#(String(repeating: "b", count: 149_970))"}"#.utf8)
+            let whole = WebSocketFramesTests.frame(payload: hello)
+            let largest = try await Self.open("/api/streams/\(id)/live", port: port, token: lab.token)
+            largest.send(bytes: Array(whole[..<120_000]))
+            let others = [
+                try await Self.open("/api/streams/\(id)/live", port: port, token: lab.token),
+                try await Self.open("/api/streams/\(id)/live", port: port, token: lab.token),
+            ]
+            for other in others { other.send(bytes: Array(whole[..<60_000])) }
+            #expect(await largest.readBytes(timeout: .seconds(20)).closed)
+            for other in others {
+                other.send(bytes: Array(whole[60_000...]))
+                let told = await other.readBytes(timeout: .seconds(10)) { bytes in
+                    String(decoding: bytes, as: UTF8.self).contains("bbbb")
+                }
+                #expect(!told.closed)
+            }
+        }
+    }
+
+    /// Text nested far deeper than any document is refused before it is decoded, on the socket
+    /// and through the API alike.
+    @Test func deeplyNestedJSONIsRefusedBeforeItIsDecoded() async throws {
+        try await withLab { lab in
+            let id = try await Self.document(lab)
+            let nested = String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000)
+            let body = #"{"schemaVersion":1,"streams":[{"id":"a","items":[{"value":\#(nested)}]}]}"#
+            let refused = try await lab.send(.post, "/api/streams", body: Data(body.utf8))
+            #expect(refused.status == 400 && refused.errorCode == "tooDeep")
+            let writer = try await Self.open(
+                "/api/streams/\(id)/live",
+                port: lab.base.port ?? 0,
+                token: lab.token
+            )
+            writer.send(
+                bytes: WebSocketFramesTests.frame(
+                    payload: Array(#"{"type":"save","baseVersion":1,"document":\#(body)}"#.utf8)
+                )
+            )
+            let answer = await writer.readBytes(timeout: .seconds(10)) { bytes in
+                String(decoding: bytes, as: UTF8.self).contains("malformedJSON")
+            }
+            #expect(String(decoding: answer.bytes, as: UTF8.self).contains("malformedJSON"))
+            #expect(try await lab.send(.get, "/api/health").status == 200)
+        }
+    }
+}
