@@ -289,6 +289,84 @@ def probe(binary):
         s.close()
         check("the lab is alive", lab.alive())
 
+        print("budgets before parsing")
+        chain = json.dumps({"schemaVersion": 1, "streams": [{"id": "a", "items": [{"value": 1}]}],
+                            "nodes": [{"id": f"n{i}", "operator": "combineLatest",
+                                       "inputs": ["a" if i == 0 else f"n{i - 1}"]} for i in range(180)]})
+        status, _, body = lab.request("POST", "/api/streams", body=chain)
+        check("a long chain of one-input combineLatests is refused as too deep", status == 422 and b"too deep" in body,
+              (status, body[:200]))
+        chain = json.dumps({"schemaVersion": 1, "streams": [{"id": "a", "items": [{"value": 1}]}],
+                            "nodes": [{"id": f"n{i}", "operator": "combineLatest",
+                                       "inputs": ["a" if i == 0 else f"n{i - 1}"]} for i in range(60)]})
+        status, _, body = lab.request("POST", "/api/streams", body=chain)
+        deep = json.loads(body).get("id") if status == 201 else None
+        check("a chain of 60 is stored", deep is not None, (status, body[:200]))
+        if deep:
+            status, _, body = lab.request("GET", f"/api/streams/{deep}/diagram.svg", token=False)
+            check("its diagram is drawn for anyone, its values cut at 32 nested lists",
+                  status == 200 and b"more than 32 lists" in body, (status, body[:200]))
+            check("the lab is alive after drawing it", lab.alive())
+        nested = "[" * 3000 + "]" * 3000
+        status, _, body = lab.request("POST", "/api/streams", body=json.dumps(
+            {"schemaVersion": 1, "streams": [{"id": "a", "items": [{"value": 1}]}]})[:-1] + f', "x": {nested}}}')
+        check("JSON nested thousands deep is refused before it is parsed", status == 400 and b"tooDeep" in body,
+              (status, body[:120]))
+        status, _, body = lab.request("POST", "/api/run", body=json.dumps(
+            {"schemaVersion": 1, "streams": [{"id": "a", "items": [{"value": 1e308}]}],
+             "nodes": [{"id": "m", "operator": "map", "input": "a", "expression": "$0 * 10"}]}))
+        check("a result past a number's range is a failure, not an empty answer",
+              status == 200 and body != b"{}" and b"Overflow" in body, (status, body[:200]))
+        s = upgrade(lab.port, f"/api/streams/{document}/live")
+        s.settimeout(5)
+        head = s.recv(4096)
+        s.sendall(bytes([0x81, 0x80 | 127]) + (4 << 20).to_bytes(8, "big") + os.urandom(4) + b"x" * 1000)
+        answer = b""
+        try:
+            while b"\x88" not in answer:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        except (socket.timeout, ConnectionResetError):
+            pass
+        at = answer.find(b"\x88")
+        check("an anonymous viewer's 4 MiB frame is refused from its header with 1009",
+              head.startswith(b"HTTP/1.1 101") and at >= 0 and answer[at + 2:at + 4] == b"\x03\xf1", answer[-40:])
+        s.close()
+        s = upgrade(lab.port, f"/api/streams/{document}/live")
+        s.settimeout(5)
+        s.recv(4096)
+        s.sendall(bytes([0x81, 0x05]) + b"hello")
+        answer = b""
+        try:
+            while b"\x88" not in answer:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        except (socket.timeout, ConnectionResetError):
+            pass
+        at = answer.find(b"\x88")
+        check("an unmasked frame is closed with 1002", at >= 0 and answer[at + 2:at + 4] == b"\x03\xea", answer[-40:])
+        s.close()
+        before = lab.rss_mb()
+        held = []
+        for _ in range(500):
+            s = upgrade(lab.port, "/api/streams/AAAAAAAAAAAAAAAAAAAAAA/live")
+            s.settimeout(5)
+            try:
+                s.recv(4096)
+                s.sendall(bytes([0x81, 0x80 | 126]) + (4000).to_bytes(2, "big") + os.urandom(4) + b"y" * 3000)
+            except OSError:
+                pass
+            held.append(s)
+        grown = lab.rss_mb() - before
+        check("500 half-sent frames on a missing document hold little memory", grown < 200, f"{grown:.0f} MB")
+        for s in held:
+            s.close()
+        check("the lab is alive", lab.alive())
+
         print("a stale push")
         env = dict(os.environ, TRIBUTARY_LAB_URL=f"http://127.0.0.1:{lab.port}", TRIBUTARY_LAB_TOKEN=TOKEN)
         mine = os.path.join(lab.folder, "mine.json")

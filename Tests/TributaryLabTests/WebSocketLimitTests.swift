@@ -173,6 +173,28 @@ struct WebSocketLimitTests {
         }
     }
 
+    /// Text that is not UTF-8 is closed with 1007, and a message past the limit sent in
+    /// fragments each within it with 1009, as RFC 6455 says, not as a normal close.
+    @Test func brokenTextAndFragmentedMessagesPastTheLimitAreClosedWithTheirCodes() async throws {
+        try await withLab { lab in
+            let id = try await Self.document(lab)
+            let port = lab.base.port ?? 0
+            let writer = try await Self.open("/api/streams/\(id)/live", port: port, token: lab.token)
+            writer.send(bytes: WebSocketFramesTests.frame(payload: [0x22, 0xC3, 0x28, 0x22]))
+            let broken = await writer.readBytes(timeout: .seconds(10)) { Self.closeCode(in: $0) != nil }
+            #expect(Self.closeCode(in: broken.bytes) == 1007)
+            let viewer = try await Self.open("/api/streams/\(id)/live", port: port, token: nil)
+            let half = Array(repeating: UInt8(ascii: "x"), count: 3_000)
+            var first = WebSocketFramesTests.frame(payload: half)
+            first[0] = 0x01  // a text frame that is not the message's last
+            var rest = WebSocketFramesTests.frame(payload: half)
+            rest[0] = 0x80  // the last fragment, a continuation
+            viewer.send(bytes: first + rest)
+            let large = await viewer.readBytes(timeout: .seconds(10)) { Self.closeCode(in: $0) != nil }
+            #expect(Self.closeCode(in: large.bytes) == 1009)
+        }
+    }
+
     /// A viewer with the token may send a large frame; its name, however long, is kept to 256
     /// bytes in what every viewer is told.
     @Test func aWriterSendsLargeFramesAndANameIsBoundedInBytes() async throws {
@@ -252,5 +274,24 @@ struct WebSocketLimitTests {
             #expect(String(decoding: answer.bytes, as: UTF8.self).contains("malformedJSON"))
             #expect(try await lab.send(.get, "/api/health").status == 200)
         }
+    }
+}
+
+/// The connection limit kept below the descriptors the process may open.
+@Suite struct DescriptorLimitTests {
+    @Test func keepsTheConnectionLimitBelowTheDescriptorsWithAReserve() {
+        #expect(DescriptorLimit.connections(configured: 4_096, descriptors: 1_024) == 896)
+        #expect(DescriptorLimit.connections(configured: 4_096, descriptors: 65_536) == 4_096)
+        #expect(DescriptorLimit.connections(configured: 4_096, descriptors: 8_192) == 4_096)
+        #expect(DescriptorLimit.connections(configured: 4_096, descriptors: 4_096) == 3_584)
+        #expect(DescriptorLimit.connections(configured: 4_096, descriptors: 100) == 1)
+        #expect(DescriptorLimit.connections(configured: 4_096, descriptors: .max) == 4_096)
+    }
+
+    /// The soft limit is raised to the hard one, and stays within it.
+    @Test func raisesTheSoftLimitToTheHardOne() {
+        let limit = DescriptorLimit.raise()
+        #expect(limit >= 1_024)
+        #expect(DescriptorLimit.raise() == limit)
     }
 }

@@ -83,6 +83,12 @@ private final class PublishedCounter: ObservableObject, @unchecked Sendable {
     @Published var value = 0
 }
 
+/// Keeps a subscription alive until its stream has ended.
+private final class Kept: @unchecked Sendable {
+    // @unchecked: each benchmark owns its instance on one task.
+    var cancellable: AnyCancellable?
+}
+
 /// A sink whose work the optimiser cannot remove.
 private final class Sum: @unchecked Sendable {
     // @unchecked: each benchmark owns its instance on one task.
@@ -111,6 +117,22 @@ private func observedChanges() {
             benchmark.stopMeasurement()
             blackHole(sum.total)
             cancellable.cancel()
+        }
+        // The floor: Observation's own work for a change, tracking the property again each
+        // time, with nothing scheduled or delivered.
+        Benchmark("ObservedChanges/\(count)/TrackingAlone", configuration: config) { benchmark in
+            let model = Counter()
+            let sum = Sum()
+            benchmark.startMeasurement()
+            for index in 0..<count {
+                sum.total &+= withObservationTracking {
+                    model.value
+                } onChange: {
+                }
+                model.value = index
+            }
+            benchmark.stopMeasurement()
+            blackHole(sum.total)
         }
         Benchmark("ObservedChanges/\(count)/PublishedSink", configuration: config) { benchmark in
             let model = PublishedCounter()
@@ -154,16 +176,17 @@ private func asyncSequencePublisher() {
     Benchmark("AsyncSequencePublisher/publisher", configuration: config) { benchmark in
         let stream = filledStream()
         let sum = Sum()
+        let kept = Kept()
         benchmark.startMeasurement()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let cancellable = stream.publisher.sink(
+            kept.cancellable = stream.publisher.sink(
                 receiveCompletion: { _ in done.resume() },
                 receiveValue: { sum.total &+= $0 }
             )
-            blackHole(cancellable)
         }
         benchmark.stopMeasurement()
         blackHole(sum.total)
+        kept.cancellable = nil
     }
     Benchmark("AsyncSequencePublisher/forAwait", configuration: config) { benchmark in
         let stream = filledStream()

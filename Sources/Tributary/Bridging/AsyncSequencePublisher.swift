@@ -46,26 +46,33 @@ extension AsyncSequencePublisher {
     /// What one subscription knows, changed only under its lock.
     struct State {
         var demand = Subscribers.Demand.none
-        /// The iterating task, once the first demand has started it.
+        /// Whether the iterating task has been started, by the first demand.
+        var isStarted = false
+        /// The iterating task, once started.
         var task: Task<Void, Never>?
         /// The iteration waiting for demand.
         var waiting: CheckedContinuation<Bool, Never>?
         var isCancelled = false
 
-        /// Adds demand; returns the waiting iteration to resume, and whether to start.
+        /// Adds demand; returns the waiting iteration to resume, and whether to start one.
         mutating func add(
             _ more: Subscribers.Demand
         ) -> (resume: CheckedContinuation<Bool, Never>?, start: Bool) {
             guard !isCancelled else { return (nil, false) }
             demand += more
             guard demand > 0 else { return (nil, false) }
-            defer { waiting = nil }
-            return (waiting, task == nil)
+            defer {
+                waiting = nil
+                isStarted = true
+            }
+            return (waiting, !isStarted)
         }
 
-        /// Takes one unit of demand, or tells the iteration to wait for some.
-        mutating func takeDemand() -> Bool {
-            guard demand > 0 else { return false }
+        /// Takes one unit of demand: true when taken, false once cancelled, nil when the
+        /// iteration must wait for some.
+        mutating func takeDemand() -> Bool? {
+            guard !isCancelled else { return false }
+            guard demand > 0 else { return nil }
             demand -= 1
             return true
         }
@@ -77,7 +84,7 @@ extension AsyncSequencePublisher {
         private let lock = Lock()
         private var state = State()
         private let base: Base
-        private var downstream: AnySubscriber<Output, Failure>
+        private let downstream: AnySubscriber<Output, Failure>
 
         init(base: Base, downstream: AnySubscriber<Output, Failure>) {
             self.base = base
@@ -90,7 +97,7 @@ extension AsyncSequencePublisher {
             guard start else { return }
             let task = Task { await self.iterate() }
             let isCancelled = lock.withLock {
-                if state.task == nil { state.task = task }
+                state.task = task
                 return state.isCancelled
             }
             if isCancelled { task.cancel() }
@@ -106,16 +113,10 @@ extension AsyncSequencePublisher {
             task?.cancel()
         }
 
-        private var isCancelled: Bool { lock.withLock { state.isCancelled } }
-
-        /// Waits until there is demand for one more element; false once cancelled.
+        /// Waits until there is demand for one more element, taking it; false once cancelled.
         private func demandForNext() async -> Bool {
             while true {
-                let taken = lock.withLock { () -> Bool? in
-                    if state.isCancelled { return false }
-                    return state.takeDemand() ? true : nil
-                }
-                if let taken { return taken }
+                if let taken = lock.withLock({ state.takeDemand() }) { return taken }
                 let resumed = await withCheckedContinuation {
                     (continuation: CheckedContinuation<Bool, Never>) in
                     let now = lock.withLock { () -> Bool? in
@@ -130,20 +131,31 @@ extension AsyncSequencePublisher {
             }
         }
 
+        /// Pulls an element for each unit of demand and sends it: one lock an element, to add
+        /// the demand it brings back and take the next, while demand lasts.
         private func iterate() async {
             var iterator = base.makeAsyncIterator()
+            guard await demandForNext() else { return }
             do throws(Failure) {
-                while await demandForNext() {
+                while true {
                     guard let element = try await iterator.next(isolation: nil) else {
-                        if !isCancelled { downstream.receive(completion: .finished) }
+                        if !Task.isCancelled { downstream.receive(completion: .finished) }
                         return
                     }
-                    guard !isCancelled else { return }
+                    guard !Task.isCancelled else { return }
                     let more = downstream.receive(element)
-                    if more > 0 { lock.withLock { state.demand += more } }
+                    let next = lock.withLock { () -> Bool? in
+                        state.demand += more
+                        return state.takeDemand()
+                    }
+                    switch next {
+                    case true?: continue
+                    case false?: return
+                    case nil: guard await demandForNext() else { return }
+                    }
                 }
             } catch {
-                if !isCancelled { downstream.receive(completion: .failure(error)) }
+                if !Task.isCancelled { downstream.receive(completion: .failure(error)) }
             }
         }
     }

@@ -138,6 +138,10 @@ extension Observed {
         private let lock = Lock()
         private var state: State
         private let enqueue: Enqueue
+        /// What Observation calls before a change, and what it schedules: made once, so that a
+        /// change allocates no closure of its own.
+        private var onChange: @Sendable () -> Void = {}
+        private var reread: @Sendable () -> Void = {}
 
         init(
             read: @escaping () -> Output,
@@ -146,6 +150,13 @@ extension Observed {
         ) {
             state = State(downstream: downstream, read: read)
             self.enqueue = enqueue
+            reread = { [weak self] in self?.readAfterChange() }
+            onChange = { [weak self] in
+                // Cancelled or not, the read on the scheduler finds out; no lock is taken here,
+                // on the thread that is changing the model.
+                guard let self else { return }
+                self.enqueue(self.reread)
+            }
         }
 
         /// Reads the first value, tracking what it touches.
@@ -176,27 +187,20 @@ extension Observed {
         }
 
         private func track(_ read: () -> Output) -> Output {
-            withObservationTracking(read) { [weak self] in self?.changed() }
-        }
-
-        /// Called as a tracked property is about to change, on the changing thread.
-        private func changed() {
-            guard !lock.withLock({ state.isCancelled }) else { return }
-            enqueue { [weak self] in self?.readAfterChange() }
+            withObservationTracking(read, onChange: onChange)
         }
 
         /// Reads the value after a change, on the scheduler, and sends it if asked for.
         private func readAfterChange() {
             guard let read = lock.withLock({ state.read }) else { return }
             let value = track(read)
-            guard
-                lock.withLock({ () -> Bool in
-                    guard !state.isCancelled else { return false }
-                    state.store(value)
-                    return true
-                })
-            else { return }
-            send(onScheduler: true)
+            let taken = lock.withLock { () -> (Output, AnySubscriber<Output, Never>)? in
+                guard !state.isCancelled else { return nil }
+                state.store(value)
+                return state.take(onScheduler: true)
+            }
+            guard let (value, downstream) = taken else { return }
+            deliver(value, to: downstream, onScheduler: true)
         }
 
         private func scheduleDrain() {
@@ -210,12 +214,24 @@ extension Observed {
         /// Sends what may be sent from here, one value at a time, adding the demand each
         /// value brings back.
         private func send(onScheduler: Bool) {
-            while let (value, downstream) = lock.withLock({ state.take(onScheduler: onScheduler) }) {
+            guard let (value, downstream) = lock.withLock({ state.take(onScheduler: onScheduler) }) else {
+                return
+            }
+            deliver(value, to: downstream, onScheduler: onScheduler)
+        }
+
+        /// Sends `value`, taken under the lock, then each value that waits, one lock a value.
+        private func deliver(_ value: Output, to downstream: AnySubscriber<Output, Never>, onScheduler: Bool)
+        {
+            var next: (Output, AnySubscriber<Output, Never>)? = (value, downstream)
+            while let (value, downstream) = next {
                 let more = downstream.receive(value)
-                let drain = lock.withLock {
+                let drain: Bool
+                (next, drain) = lock.withLock {
                     state.isSending = false
                     state.demand += more
-                    return !onScheduler && state.needsDrain()
+                    let next = state.take(onScheduler: onScheduler)
+                    return (next, next == nil && !onScheduler && state.needsDrain())
                 }
                 if drain { scheduleDrain() }
             }

@@ -27,6 +27,13 @@ struct LabError: HTTPResponseError, Sendable {
         LabError(status: .notFound, code: "notFound", message: "There is no \(what).")
     }
 
+    /// An answer that cannot be written as JSON: the lab's failure, never an empty success.
+    static let unencodable = LabError(
+        status: .internalServerError,
+        code: "unencodable",
+        message: "The answer cannot be written as JSON."
+    )
+
     static func badRequest(_ code: String, _ message: String) -> LabError {
         LabError(status: .badRequest, code: code, message: message)
     }

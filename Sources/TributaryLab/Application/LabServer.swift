@@ -73,11 +73,22 @@ public struct LabServer: Sendable {
         let configuration = configuration
         let bodies = DocumentBodies(capacity: configuration.documentCacheBytes)
         let service = DocumentService(store: store, hub: hub, bodies: bodies)
+        // Below the descriptors the process may open, so that past the limit a connection is
+        // answered 503 rather than never accepted.
+        let maximumConnections = DescriptorLimit.connections(
+            configured: configuration.maximumConnections,
+            descriptors: DescriptorLimit.raise()
+        )
+        if maximumConnections < configuration.maximumConnections {
+            logger.notice(
+                "At most \(maximumConnections) connections: the process may open few descriptors (ulimit -n)."
+            )
+        }
         let connections = LiveConnections(
-            maximum: configuration.maximumLiveConnections,
+            maximum: min(configuration.maximumLiveConnections, maximumConnections),
             maximumPerAddress: configuration.maximumLiveConnectionsPerAddress
         )
-        let count = ConnectionGuard.Count(maximum: configuration.maximumConnections)
+        let count = ConnectionGuard.Count(maximum: maximumConnections)
         let memory = ClientMemory(limit: configuration.clientMemoryBytes)
         let idle = TimeAmount.nanoseconds(
             configuration.idleTimeout.components.seconds * 1_000_000_000
@@ -114,7 +125,8 @@ public struct LabServer: Sendable {
                             http1: .init(idleTimeout: idle),
                             ws: .init(
                                 maxFrameSize: Self.maximumFrameSize,
-                                autoPing: .enabled(timePeriod: .seconds(20))
+                                autoPing: .enabled(timePeriod: .seconds(20)),
+                                validateUTF8: true
                             )
                         )
                     ),

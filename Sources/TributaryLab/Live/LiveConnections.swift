@@ -72,6 +72,9 @@ final class Outbox: Sendable {
         var bytes = 0
         var snapshots = 0
         var overflowed = false
+        /// Whether the viewer broke a rule of the protocol, and the WebSocket layer closes the
+        /// connection with the code that says which.
+        var broke = false
     }
 
     private struct Message: Sendable {
@@ -122,21 +125,32 @@ final class Outbox: Sendable {
     /// Writes the messages to `outbound` while `read` reads the viewer's; once `read` returns,
     /// or the viewer falls so far behind that it is dropped (closed with `overflow` as the
     /// reason), the connection closes.
+    ///
+    /// What `read` throws — a message too large, text that is not UTF-8 — is thrown on, and
+    /// the WebSocket layer closes the connection with the code it carries (1009, 1007), as
+    /// RFC 6455 asks, rather than as a normal close.
     func serve(
         _ outbound: WebSocketOutboundWriter,
         overflow: String,
-        reading read: () async -> Void
+        reading read: () async throws -> Void
     ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 try await self.drain(to: outbound)
                 if self.overflowed {
                     try await outbound.close(.policyViolation, reason: overflow)
-                } else {
+                } else if !self.state.withLock({ $0.broke }) {
                     try? await outbound.close(.normalClosure, reason: nil)
                 }
             }
-            await read()
+            do {
+                try await read()
+            } catch {
+                state.withLock { $0.broke = true }
+                finish()
+                group.cancelAll()
+                throw error
+            }
             finish()
             try await group.waitForAll()
         }

@@ -82,23 +82,19 @@ struct LiveController {
         }
         hub.announcePresence(of: id)
         try await outbox.serve(outbound, overflow: "The viewer did not keep up with the document.") {
-            do {
-                for try await message in inbound.messages(maxSize: Self.messageSize(canWrite: canWrite)) {
-                    guard case .text(let text) = message else {
-                        outbox.deliver(LiveMessage.invalid("unknownMessage", "Messages are JSON text."))
-                        continue
-                    }
-                    let reply = await handle(
-                        text,
-                        from: id,
-                        viewer: viewer,
-                        outbox: outbox,
-                        canWrite: canWrite
-                    )
-                    if let reply { outbox.deliver(reply) }
+            for try await message in inbound.messages(maxSize: Self.messageSize(canWrite: canWrite)) {
+                guard case .text(let text) = message else {
+                    outbox.deliver(LiveMessage.invalid("unknownMessage", "Messages are JSON text."))
+                    continue
                 }
-            } catch {
-                // An oversized or broken frame ends the connection, and nothing else.
+                let reply = await handle(
+                    text,
+                    from: id,
+                    viewer: viewer,
+                    outbox: outbox,
+                    canWrite: canWrite
+                )
+                if let reply { outbox.deliver(reply) }
             }
         }
     }

@@ -39,7 +39,11 @@ struct NewsController {
                     await session.handle(text)
                 }
             } catch {
-                // An oversized or broken frame ends the connection, and nothing else.
+                // A message too large or not UTF-8 is thrown on, for the WebSocket layer to
+                // close the connection with the code that says so.
+                queued.finish()
+                group.cancelAll()
+                throw error
             }
             queued.finish()
             try await group.waitForAll()

@@ -52,12 +52,8 @@ struct RecordingLiveController {
             return
         }
         try await outbox.serve(outbound, overflow: "The viewer did not keep up with the recording.") {
-            do {
-                // Viewers only watch; what they send is read and let go.
-                for try await _ in inbound.messages(maxSize: LiveController.watcherMessageSize) {}
-            } catch {
-                // An oversized or broken frame ends the connection, and nothing else.
-            }
+            // Viewers only watch; what they send is read and let go.
+            for try await _ in inbound.messages(maxSize: LiveController.watcherMessageSize) {}
         }
     }
 }

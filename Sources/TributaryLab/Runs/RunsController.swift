@@ -54,15 +54,13 @@ struct RunsController {
                 var isTruncated: Bool
             }
             let values = Dictionary(uniqueKeysWithValues: drawing.values.map { (String($0.key), $0.value) })
-            let data =
-                (try? LabJSON.encoder.encode(
-                    Body(
-                        marbles: drawing.text,
-                        values: values,
-                        timeline: timeline.events,
-                        isTruncated: timeline.isTruncated
-                    )
-                )) ?? Data("{}".utf8)
+            let body = Body(
+                marbles: drawing.text,
+                values: values,
+                timeline: timeline.events,
+                isTruncated: timeline.isTruncated
+            )
+            guard let data = try? LabJSON.encoder.encode(body) else { throw LabError.unencodable }
             try Self.check(output: data.count, budget: budget)
             return data
         }
@@ -145,7 +143,9 @@ struct RunsController {
                     id: given.id ?? "marbles"
                 )
             }
-            let data = (try? LabJSON.encoder.encode(["stream": stream])) ?? Data("{}".utf8)
+            guard let data = try? LabJSON.encoder.encode(["stream": stream]) else {
+                throw LabError.unencodable
+            }
             try Self.check(output: data.count, budget: budget)
             return data
         }
