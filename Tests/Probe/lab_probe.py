@@ -10,6 +10,7 @@ import base64
 import http.client
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -39,13 +40,15 @@ def free_port():
 
 
 class Lab:
-    def __init__(self, binary):
+    def __init__(self, binary, descriptors=None):
         self.folder = tempfile.mkdtemp(prefix="lab-probe-")
         self.port = free_port()
         env = dict(os.environ, XDG_DATA_HOME=self.folder, XDG_CACHE_HOME=self.folder)
+        limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))) \
+            if descriptors else None
         self.process = subprocess.Popen(
             [binary, "lab", "--port", str(self.port), "--token", TOKEN],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True, preexec_fn=limit)
         line = ""
         while "?token=" not in line:
             line = self.process.stdout.readline()
@@ -366,6 +369,37 @@ def probe(binary):
         for s in held:
             s.close()
         check("the lab is alive", lab.alive())
+
+        print("a lab under systemd's 1,024 descriptors")
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+        small = Lab(binary, descriptors=1024)
+        try:
+            idle = []
+            for _ in range(1100):
+                try:
+                    idle.append(socket.create_connection(("127.0.0.1", small.port), timeout=5))
+                except OSError:
+                    break
+            turned_away = 0
+            for s in idle[-150:]:
+                s.settimeout(5)
+                try:
+                    if s.recv(64).startswith(b"HTTP/1.1 503"):
+                        turned_away += 1
+                except (socket.timeout, ConnectionResetError):
+                    pass
+            check("1,100 idle connections: those past the limit are answered 503", len(idle) == 1100 and turned_away >= 100,
+                  f"{len(idle)} connected, {turned_away} of the last 150 turned away")
+            for s in idle:
+                s.close()
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and not small.alive():
+                time.sleep(0.2)
+            check("once they close, the lab answers", small.alive())
+        finally:
+            small.stop()
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
         print("a stale push")
         env = dict(os.environ, TRIBUTARY_LAB_URL=f"http://127.0.0.1:{lab.port}", TRIBUTARY_LAB_TOKEN=TOKEN)
