@@ -307,6 +307,27 @@ struct RecordingIngestTests {
         }
     }
 
+    /// A recording of many lanes is turned into a diagram, a document or a test only for the
+    /// lanes named, at most 256 of them: 10,000 one-event lanes had cost lanes × events.
+    @Test func refusesToReplayMoreLanesThanADiagramCanShow() async throws {
+        try await withLab { lab in
+            let id = try await lab.makeRecording("many lanes")
+            let recorder = LiveViewer(lab.ingest(id, recorder: UUID()))
+            try await waitUntil { recorder.storedNext == [0] }
+            let events = (0..<300).flatMap { laneEvents("lane\($0)", 1, start: $0) }
+            recorder.send(batchText(first: 0, events))
+            try await waitUntil { recorder.storedNext.last == 300 }
+            let all = try await lab.send(.get, "/api/recordings/\(id)/diagram.svg")
+            #expect(
+                all.status == 422 && all.errorCode == "recordingTooLarge"
+                    && all.errorMessage.contains("300 lanes")
+            )
+            let some = try await lab.send(.get, "/api/recordings/\(id)/diagram.svg?lanes=lane1,lane299")
+            #expect(some.status == 200 && some.text.contains("lane299"))
+            recorder.close()
+        }
+    }
+
     /// A recorder's newer connection takes over; the older one's next batch is refused aloud,
     /// not taken for a resend and dropped.
     @Test func letsARecordersNewestConnectionTakeOver() async throws {

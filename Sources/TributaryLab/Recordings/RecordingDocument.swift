@@ -22,14 +22,17 @@ enum RecordingDocument {
     /// Each of `names` among `events`, its subscriptions merged, times measured from the earliest
     /// of them and rounded to `frame`.
     static func lanes(_ names: [String], of events: [RecordedLaneEvent], frame: Double?) -> [Lane] {
-        let origin = events.filter { names.contains($0.lane) }.map(\.t).min() ?? 0
+        // One pass over the events, whatever the number of lanes: each lane's own, in order.
+        let wanted = Set(names)
+        let byLane = Dictionary(grouping: events.lazy.filter { wanted.contains($0.lane) }, by: \.lane)
+        let origin = byLane.values.lazy.flatMap { $0.lazy.map(\.t) }.min() ?? 0
         func time(_ t: Double) -> Double {
             let since = max(0, t - origin)
             guard let frame, frame > 0 else { return since }
             return nanoseconds((since / frame).rounded() * frame)
         }
         return names.map { name in
-            let own = events.filter { $0.lane == name }
+            let own = byLane[name] ?? []
             var values: [(t: Double, value: String)] = []
             var failure: (t: Double, error: String)?
             var running = Set<Int>()

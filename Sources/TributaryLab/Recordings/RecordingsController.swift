@@ -197,6 +197,14 @@ struct RecordingsController {
         let lanes =
             names?.isEmpty == false
             ? try await Self.lanes(names ?? [], in: id, store) : try await store.lanes(id)
+        guard lanes.count <= largestReplayLanes else {
+            throw LabError(
+                status: .unprocessableContent,
+                code: "recordingTooLarge",
+                message:
+                    "These are \(lanes.count) lanes; documents, diagrams and tests are made of at most \(largestReplayLanes). Name the lanes, as ?lanes=a,b."
+            )
+        }
         let events = try await store.events(id, lanes: Set(lanes))
         let bytes = events.reduce(0) { $0 + ($1.value?.utf8.count ?? 0) + ($1.error?.utf8.count ?? 0) }
         guard bytes <= largestReplayText else {
@@ -212,6 +220,9 @@ struct RecordingsController {
 
     /// The most events a recording may hold to be turned into a document, a diagram or a test.
     static let largestReplay = 100_000
+    /// The most lanes turned into one: a diagram of more is of no use to read, and each lane is
+    /// a stream of the document made of them.
+    static let largestReplayLanes = 256
     /// The most bytes of values and errors in the lanes turned into one.
     static let largestReplayText = 1 << 20
 

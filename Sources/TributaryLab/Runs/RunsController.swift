@@ -89,12 +89,19 @@ struct RunsController {
         let frame = try RecordingsController.frame(query["frame"].map(String.init))
         let named = query["lanes"].map { $0.split(separator: ",").map(String.init) }
         let recorded = try await RecordingsController.recorded(named, in: id, recordings)
-        let document = try RecordingDocument.make(
-            name: recorded.recording.name,
-            lanes: recorded.lanes,
-            of: recorded.events,
-            frame: frame
-        )
+        // Made on the run threads, as the run and the drawing are: it reads every event.
+        let document = try await execute { () throws(LabError) -> StreamDocument in
+            do throws(StreamError) {
+                return try RecordingDocument.make(
+                    name: recorded.recording.name,
+                    lanes: recorded.lanes,
+                    of: recorded.events,
+                    frame: frame
+                )
+            } catch {
+                throw LabError.invalidDocument(error)
+            }
+        }
         return try await svg(document, title: recorded.recording.name)
     }
 
