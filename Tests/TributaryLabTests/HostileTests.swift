@@ -155,7 +155,8 @@ struct HostileTests {
                         }
                     }
                 }
-                try await Task.sleep(for: .milliseconds(300))
+                // Six find no room at once; the health check goes while the other two run.
+                try await waitUntil { finished.current.count >= 6 }
                 #expect(try await lab.send(.get, "/api/health", authorized: false).status == 200)
                 let whenHealthy = finished.current
                 try await group.waitForAll()
@@ -589,8 +590,14 @@ struct HostileTests {
             for _ in 0..<50 { viewer.send(#"{"type":"resume","version":1}"#) }
             viewer.send(#"{"type":"resume","version":0}"#)
             try await waitUntil { viewer.messages(of: "snapshot").count == 2 }
-            _ = try await lab.send(.get, "/api/health")
-            try await Task.sleep(for: .milliseconds(200))
+            // A hello after them is answered in order: once everyone is told of it, every resume
+            // before it has been answered.
+            viewer.send(#"{"type":"hello","name":"marker"}"#)
+            try await waitUntil {
+                viewer.messages(of: "presence").contains {
+                    ($0["names"] as? [String])?.contains("marker") == true
+                }
+            }
             #expect(viewer.messages(of: "snapshot").count == 2)
             viewer.close()
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 public import Testing
 
 /// Waits for `condition`, for long: a full run under the thread sanitizer can keep every
@@ -21,17 +22,34 @@ public func waitUntil(
 
 /// A gate that test servers hold responses at until the test opens it, so that the test
 /// decides when they go and a server never outlives its test waiting.
-public final class Gate: Sendable {
-    private let state = Locked(false)
+public final class Gate: @unchecked Sendable {
+    // @unchecked: `opened` is reached only with `condition` locked.
+    private let condition = NSCondition()
+    private var opened = false
 
     public init() {}
 
     /// Whether the gate has opened.
-    public var isOpen: Bool { state.withLock { $0 } }
+    public var isOpen: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return opened
+    }
 
     /// Opens the gate, for those waiting now and later.
     public func open() {
-        state.withLock { $0 = true }
+        condition.lock()
+        opened = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks the calling thread until the gate opens: for code that cannot await, such as a
+    /// decoder, which then takes no CPU while it waits.
+    public func waitBlocking() {
+        condition.lock()
+        while !opened { condition.wait() }
+        condition.unlock()
     }
 
     /// Waits until the gate opens, or until `limit` has passed; true when it opened.

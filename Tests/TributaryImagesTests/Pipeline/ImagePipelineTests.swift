@@ -353,13 +353,19 @@ struct ImagePipelineTests {
     @Test func publisherLoadsWhenSubscribedAndCancelsWithTheSubscription() async throws {
         try await ImageServer.run { base, log in
             let pipeline = pipeline()
+            // Made first and never subscribed to: had it loaded, its request would reach the
+            // server before the one subscribed to after it is answered.
+            let unasked = pipeline.publisher(for: ImageRequest(url: base.appending(path: "img/13.jpg")))
             let publisher = pipeline.publisher(for: ImageRequest(url: base.appending(path: "img/11.jpg")))
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(log.total == 0, "nothing is loaded before a subscriber asks")
             let recorder = Recorder<ImageResponse, Int, TestError>(demand: .unlimited) { $0.image.width }
             publisher.mapError { _ in TestError.boom }.subscribe(recorder)
             try await waitUntil { recorder.events.count >= 3 }
             #expect(recorder.events == [.subscription, .value(64), .finished])
+            #expect(
+                log.total == 1 && log.count("/img/13.jpg") == 0,
+                "nothing is loaded before a subscriber asks"
+            )
+            withExtendedLifetime(unasked) {}
 
             let slow = pipeline.publisher(for: ImageRequest(url: base.appending(path: "slow/12.jpg")))
             let subscription = slow.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
@@ -431,7 +437,7 @@ private final class HeldDecoder: ImageDecoding {
             $0.mostAtOnce = max($0.mostAtOnce, $0.running)
         }
         defer { state.withLock { $0.running -= 1 } }
-        while !release.isOpen { usleep(1_000) }
+        release.waitBlocking()
         return try ImageDecoder().decode(data, minimumSize: minimumSize)
     }
 }

@@ -207,12 +207,17 @@ import TributaryStreams
             let length = Int.random(in: 0..<40, using: &generator)
             let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
             if let expression = try? StreamExpression(text) {
-                _ = try? expression.evaluate(.integer(Int.random(in: -5...5)), accumulator: .decimal(1.5))
+                _ = try? expression.evaluate(
+                    .integer(Int.random(in: -5...5, using: &generator)),
+                    accumulator: .decimal(1.5)
+                )
                 _ = try? expression.evaluate(.string("s"))
             }
         }
         for _ in 0..<500 {
-            let bytes = (0..<Int.random(in: 0..<64)).map { _ in UInt8.random(in: 0...255) }
+            let bytes = (0..<Int.random(in: 0..<64, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             _ = try? StreamExpression(String(decoding: bytes, as: UTF8.self))
         }
     }
