@@ -127,6 +127,20 @@ def frame(text):
     return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
+def read_close(s):
+    """What a WebSocket sends until its close frame, and where that frame starts (-1 if none came)."""
+    answer = b""
+    try:
+        while b"\x88" not in answer:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    except (socket.timeout, ConnectionResetError):
+        pass
+    return answer, answer.find(b"\x88")
+
+
 def big_document(kilobytes):
     items = [{"value": "x" * 1000} for _ in range(kilobytes)]
     return json.dumps({"schemaVersion": 1, "name": "Big", "streams": [{"id": "s", "items": items}]})
@@ -324,16 +338,7 @@ def probe(binary):
         s.settimeout(5)
         head = s.recv(4096)
         s.sendall(bytes([0x81, 0x80 | 127]) + (4 << 20).to_bytes(8, "big") + os.urandom(4) + b"x" * 1000)
-        answer = b""
-        try:
-            while b"\x88" not in answer:
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                answer += chunk
-        except (socket.timeout, ConnectionResetError):
-            pass
-        at = answer.find(b"\x88")
+        answer, at = read_close(s)
         check("an anonymous viewer's 4 MiB frame is refused from its header with 1009",
               head.startswith(b"HTTP/1.1 101") and at >= 0 and answer[at + 2:at + 4] == b"\x03\xf1", answer[-40:])
         s.close()
@@ -341,16 +346,7 @@ def probe(binary):
         s.settimeout(5)
         s.recv(4096)
         s.sendall(bytes([0x81, 0x05]) + b"hello")
-        answer = b""
-        try:
-            while b"\x88" not in answer:
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                answer += chunk
-        except (socket.timeout, ConnectionResetError):
-            pass
-        at = answer.find(b"\x88")
+        answer, at = read_close(s)
         check("an unmasked frame is closed with 1002", at >= 0 and answer[at + 2:at + 4] == b"\x03\xea", answer[-40:])
         s.close()
         before = lab.rss_mb()

@@ -134,7 +134,7 @@ extension StreamDocument {
         case .merge:
             return Publishers.MergeMany(inputs).eraseToAnyPublisher()
         case .append:
-            return inputs.dropFirst().reduce(input) { $0.append($1).eraseToAnyPublisher() }
+            return Concatenation(inputs: inputs).eraseToAnyPublisher()
         case .zip:
             return zipped(inputs, node: id)
         case .combineLatest:

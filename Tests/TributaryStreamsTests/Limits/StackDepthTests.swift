@@ -6,7 +6,8 @@ import TributaryTestSupport
 /// The weights that bound how deep a document may nest its nodes, measured: for every
 /// operator, the deepest chain of it that a document may hold runs on a 512 KiB stack, a
 /// secondary thread's on Apple platforms, values passing through every node.
-@Suite struct StackDepthTests {
+@Suite(.unsanitized("it measures the stack on a thread of its own, whose stack the sanitizers do not follow"))
+struct StackDepthTests {
     /// A chain of `count` nodes, each `make` applied to the one before, the first to `a`.
     static func document(_ count: Int, _ make: (String) -> String) throws(StreamError) -> StreamDocument {
         let nodes = (0..<count).map { index in
@@ -65,6 +66,37 @@ import TributaryTestSupport
             }
             return error.path == "$.nodes[80]"
         }
+    }
+
+    /// An `append` of thousands of inputs, or of inputs that are appends themselves, moves
+    /// from one input to the next in a loop: it had nested a publisher for every input, and
+    /// two thousand inputs overflowed the run thread's stack.
+    @Test func anAppendOfThousandsOfInputsRunsOnASmallStack() throws {
+        let wide = try StreamDocument.decode(
+            Data(
+                #"""
+                {"schemaVersion":1,"streams":[{"id":"a","items":[{"value":1}]}],
+                 "nodes":[{"id":"m","operator":"append","inputs":[\#(Array(repeating: "\"a\"", count: 5_000).joined(separator: ","))]}]}
+                """#.utf8
+            )
+        )
+        let count = Locked(0)
+        let used =
+            stackUse {
+                let timeline = try? StreamRunner().run(wide, lanes: ["m"])
+                count.withLock { $0 = timeline?.events.count ?? 0 }
+            } - stackUse {}
+        #expect(count.current == 5_001)
+        #expect(used < Self.smallStack, "used \(used) bytes")
+        let doubling = try Self.document(12) { #""operator":"append","inputs":["\#($0)","\#($0)"]"# }
+        let doubled = Locked(0)
+        let deep =
+            stackUse {
+                let timeline = try? StreamRunner().run(doubling, lanes: ["n11"])
+                doubled.withLock { $0 = timeline?.events.count ?? 0 }
+            } - stackUse {}
+        #expect(doubled.current == 3 * 4_096 + 1)
+        #expect(deep < Self.smallStack, "used \(deep) bytes")
     }
 
     /// Joins of one input nest each value one list deeper; past the limit the stream fails,
