@@ -2,12 +2,6 @@ public import Foundation
 public import Observation
 public import Tributary
 
-#if canImport(Combine)
-    public import Combine
-#else
-    public import OpenCombine
-#endif
-
 /// Loads one image for a view: set ``url`` and observe ``state``.
 ///
 /// Setting a new URL cancels the load for the old one, and a result for the old URL that
