@@ -74,20 +74,24 @@ public final class MarbleScheduler: Scheduler, Sendable {
     /// - Returns: Whether actions are left, due past `limit`.
     @discardableResult
     public func flush(within limit: Duration = .seconds(3_600)) -> Bool {
-        let end = state.withLock { $0.now } &+ Self.nanoseconds(limit)
-        while let action = state.withLock({ $0.next(through: end) }) {
-            action.run()
-        }
+        runActions(within: limit)
         return hasScheduledActions
     }
 
     /// Moves the clock on by `duration`, running every action due on the way.
     public func advance(by duration: Duration) {
+        let end = runActions(within: duration)
+        state.withLock { $0.now = max($0.now, end) }
+    }
+
+    /// Runs every action due within `duration` from now, in order; returns that end.
+    @discardableResult
+    private func runActions(within duration: Duration) -> UInt64 {
         let end = state.withLock { $0.now } &+ Self.nanoseconds(duration)
         while let action = state.withLock({ $0.next(through: end) }) {
             action.run()
         }
-        state.withLock { $0.now = max($0.now, end) }
+        return end
     }
 
     static func nanoseconds(_ duration: Duration) -> UInt64 {
