@@ -111,11 +111,8 @@ struct RecordingsController {
         )
         let size = (try? document.encoded().count) ?? Int.max
         guard size <= maximumBodySize else {
-            throw LabError(
-                status: .unprocessableContent,
-                code: "recordingTooLarge",
-                message:
-                    "The lanes make a document of \(size) bytes, and a document is at most \(maximumBodySize). Choose fewer lanes."
+            throw Self.tooLargeToReplay(
+                "The lanes make a document of \(size) bytes, and a document is at most \(maximumBodySize). Choose fewer lanes."
             )
         }
         let created = try await documents.create(document, author: "recording \(recorded.recording.name)")
@@ -187,35 +184,32 @@ struct RecordingsController {
     ) async throws -> (recording: RecordingSummary, lanes: [String], events: [RecordedLaneEvent]) {
         let recording = try await store.recording(id)
         guard recording.events <= largestReplay else {
-            throw LabError(
-                status: .unprocessableContent,
-                code: "recordingTooLarge",
-                message:
-                    "The recording holds \(recording.events) events; documents, diagrams and tests are made of recordings of at most \(largestReplay). Record a shorter one."
+            throw tooLargeToReplay(
+                "The recording holds \(recording.events) events; documents, diagrams and tests are made of recordings of at most \(largestReplay). Record a shorter one."
             )
         }
         let lanes =
             names?.isEmpty == false
             ? try await Self.lanes(names ?? [], in: id, store) : try await store.lanes(id)
         guard lanes.count <= largestReplayLanes else {
-            throw LabError(
-                status: .unprocessableContent,
-                code: "recordingTooLarge",
-                message:
-                    "These are \(lanes.count) lanes; documents, diagrams and tests are made of at most \(largestReplayLanes). Name the lanes, as ?lanes=a,b."
+            throw tooLargeToReplay(
+                "These are \(lanes.count) lanes; documents, diagrams and tests are made of at most \(largestReplayLanes). Name the lanes, as ?lanes=a,b."
             )
         }
         let events = try await store.events(id, lanes: Set(lanes))
         let bytes = events.reduce(0) { $0 + ($1.value?.utf8.count ?? 0) + ($1.error?.utf8.count ?? 0) }
         guard bytes <= largestReplayText else {
-            throw LabError(
-                status: .unprocessableContent,
-                code: "recordingTooLarge",
-                message:
-                    "The lanes' values take \(bytes) bytes; documents, diagrams and tests are made of at most \(largestReplayText). Choose fewer lanes."
+            throw tooLargeToReplay(
+                "The lanes' values take \(bytes) bytes; documents, diagrams and tests are made of at most \(largestReplayText). Choose fewer lanes."
             )
         }
         return (recording, lanes, events)
+    }
+
+    /// `422 recordingTooLarge`: what was asked is more than a document, a diagram or a test is
+    /// made of.
+    private static func tooLargeToReplay(_ message: String) -> LabError {
+        LabError(status: .unprocessableContent, code: "recordingTooLarge", message: message)
     }
 
     /// The most events a recording may hold to be turned into a document, a diagram or a test.
