@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "TributaryStreams", targets: ["TributaryStreams"]),
         .library(name: "TributaryImages", targets: ["TributaryImages"]),
         .library(name: "NewsAPI", targets: ["NewsAPI"]),
+        .library(name: "TributaryFeeds", targets: ["TributaryFeeds"]),
         .library(name: "NewsSandbox", targets: ["NewsSandbox"]),
         .library(name: "HackerNews", targets: ["HackerNews"]),
         .library(name: "TMDb", targets: ["TMDb"]),
@@ -120,10 +121,12 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .target(name: "TributaryFeeds", dependencies: ["Tributary", "TributaryHTTP"]),
         .target(
             name: "NewsAPI",
             dependencies: [
                 "Tributary",
+                "TributaryFeeds",
                 "TributaryHTTP",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -152,6 +155,7 @@ let package = Package(
         .target(
             name: "TributaryLab",
             dependencies: [
+                "TributaryFeeds",
                 "Tributary",
                 "TributaryStreams",
                 "TributaryLabWire",
@@ -207,6 +211,7 @@ let package = Package(
         .executableTarget(
             name: "TributaryCLI",
             dependencies: [
+                "TributaryFeeds",
                 "HackerNews",
                 "TMDb",
                 "TributaryLab",
@@ -297,8 +302,13 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "TributaryFeedsTests",
+            dependencies: ["NewsSandbox", "Tributary", "TributaryFeeds", "TributaryTestSupport"]
+        ),
+        .testTarget(
             name: "NewsAPITests",
             dependencies: [
+                "TributaryFeeds",
                 "NewsAPI",
                 "NewsSandbox",
                 "TributaryAsyncHTTPClient",
@@ -372,6 +382,7 @@ let package = Package(
                 "NewsAPI",
                 "NewsSandbox",
                 "TributaryAsyncHTTPClient",
+                "TributaryFeeds",
                 "TributaryHTTP",
                 "TributaryImages",
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,6 +1,7 @@
 public import Foundation
 import HTTPTypes
 public import Tributary
+public import TributaryFeeds
 public import TributaryHTTP
 
 /// Talks to NewsAPI.org, or to any server that speaks its protocol.

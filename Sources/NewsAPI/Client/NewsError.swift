@@ -1,5 +1,6 @@
 public import Foundation
 import HTTPTypes
+public import TributaryFeeds
 public import TributaryHTTP
 
 /// Why a NewsAPI request failed, in terms a reader of the news can be told.

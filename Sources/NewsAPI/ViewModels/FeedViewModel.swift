@@ -2,6 +2,7 @@ public import CombineSchedulers
 public import Foundation
 public import Observation
 public import Tributary
+public import TributaryFeeds
 
 /// The state of a screen that reads one RSS or Atom feed: its address, a search box that
 /// narrows the entries, the entries, and an alert.

@@ -2,6 +2,7 @@ public import ArgumentParser
 import Foundation
 public import NewsAPI
 import NewsSandbox
+import TributaryFeeds
 import TributaryAsyncHTTPClient
 import TributaryHTTP
 

@@ -1,5 +1,6 @@
 import Foundation
 import NewsAPI
+import TributaryFeeds
 
 /// How news is shown in a terminal.
 enum NewsFormat {

@@ -1,6 +1,7 @@
 import CombineSchedulers
 import Foundation
 import NewsAPI
+import TributaryFeeds
 import Tributary
 import TributaryStreams
 

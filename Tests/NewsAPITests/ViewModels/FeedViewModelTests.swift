@@ -4,6 +4,7 @@ import NewsAPI
 import NewsSandbox
 import Testing
 import Tributary
+import TributaryFeeds
 import TributaryHTTP
 import TributaryTestSupport
 

@@ -4,6 +4,7 @@ import NewsAPI
 import NewsSandbox
 import Testing
 import TributaryAsyncHTTPClient
+import TributaryFeeds
 import TributaryHTTP
 
 /// The sandbox's RSS and Atom feeds, read through the real client over loopback.

@@ -1,5 +1,5 @@
 import Foundation
-import NewsAPI
+import TributaryFeeds
 import Testing
 import Tributary
 

@@ -1,5 +1,5 @@
 import Foundation
-import NewsAPI
+import TributaryFeeds
 import NewsSandbox
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import NewsAPI
+import TributaryFeeds
 import NewsSandbox
 
 /// Feeds written for the tests, each with the quirks real feeds have.
