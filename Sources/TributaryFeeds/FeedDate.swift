@@ -4,60 +4,54 @@ import Foundation
 ///
 /// W3C-DTF and ISO 8601 as Atom and RSS 1.0 write them, to any precision (`2003`, `2003-12`,
 /// `2003-12-31`, `2003-12-31T10:14`, with a space for the `T`, in the basic form `20031231T101455Z`,
-/// with or without a zone); RFC 822 and 1123 as RSS writes them, with or without the weekday,
-/// seconds or time, two- or four-digit years, full month names, and numeric or named zones
-/// (`EST`, `ET`, `PT`, `MET`, `MEST`, `GMT-01:01`, `Etc/GMT`); RFC 850; asctime with or
-/// without a zone (`Sun Jan  4 16:29:06 PST 2004`); and `2006/09/15 08:19:53`.
+/// with or without a zone), with two-digit years (`031231`, `03-12-31`, `-0312` for December
+/// 2003), ordinal days (`2003-335`) and a zero-padded month (`2003-012-31`); RFC 822 and 1123 as
+/// RSS writes them, with or without the weekday, seconds or time, two- or four-digit years, full
+/// month names, and numeric or named zones (`EST`, `ET`, `PT`, `MET`, `MEST`, `GMT-01:01`,
+/// `Etc/GMT`); RFC 850; asctime with or without a zone (`Sun Jan  4 16:29:06 PST 2004`);
+/// `2006/09/15 08:19:53`; Greek month and day names (`Κυρ, 11 Ιούλ 2004 12:00:00 EST`);
+/// Hungarian month names (`2004-július-13T9:15-05:00`) and day names; and the Korean forms of
+/// OnBlog (`2004년 05월 28일 01:31:15`) and Nate (`2004-05-25 오후 11:23:17`), in Korean time.
 ///
 /// A date without a zone is taken as UTC and a date without a time as its midnight, as
-/// feedparser does. Anything it cannot read in full is no date at all: the reader never
-/// guesses one.
+/// feedparser does; a two-digit year is in this century. Anything it cannot read in full is no
+/// date at all (`2013-01-27-01`, a zone without a time): the reader never guesses one.
 enum FeedDate {
     static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 64 else { return nil }
-        return iso(Array(trimmed.utf8)) ?? words(trimmed)
+        return iso(Array(trimmed.utf8)) ?? korean(trimmed) ?? hungarian(trimmed) ?? words(trimmed)
     }
 
     // MARK: ISO 8601 and W3C-DTF
 
     private static func iso(_ bytes: [UInt8]) -> Date? {
-        var scanner = Scanner(bytes: bytes)
-        guard let year = scanner.digits(exactly: 4) else { return nil }
-        var month = 1
-        var day = 1
-        let extended = scanner.skip("-")
-        if extended {
-            guard let value = scanner.digits(exactly: 2) else { return nil }
-            month = value
-            if scanner.skip("-") {
-                guard let value = scanner.digits(exactly: 2) else { return nil }
-                day = value
-            }
-        } else if !scanner.atEnd {
-            guard let value = scanner.digits(exactly: 2), let second = scanner.digits(exactly: 2) else {
-                return nil
-            }
-            (month, day) = (value, second)
+        let dateEnd =
+            bytes.firstIndex(where: {
+                $0 == UInt8(ascii: "T") || $0 == UInt8(ascii: "t") || $0 == UInt8(ascii: " ")
+            }) ?? bytes.count
+        guard case let (year, month, day)? = isoDay(bytes[..<dateEnd]) else { return nil }
+        var scanner = Scanner(bytes: bytes, index: dateEnd)
+        guard !scanner.atEnd else {
+            return date(year: year, month: month, day: day, clock: Clock(), offset: 0)
         }
+        // A zone belongs to a time: `2013-01-27-01` is no date, not one in zone -01.
+        _ = scanner.skip("T") || scanner.skip("t") || scanner.skip(" ")
         var clock = Clock()
-        if scanner.skip("T") || scanner.skip("t") || (scanner.peek == UInt8(ascii: " ") && scanner.skip(" "))
-        {
-            guard let hour = scanner.digits(exactly: 2) else { return nil }
-            clock.hour = hour
-            let colon = scanner.skip(":")
-            guard let minute = scanner.digits(exactly: 2) else { return nil }
-            clock.minute = minute
-            if !colon || scanner.skip(":") {
-                if let second = scanner.digits(exactly: 2) {
-                    clock.second = Double(second)
-                    if scanner.skip(".") || scanner.skip(",") {
-                        guard let fraction = scanner.fraction() else { return nil }
-                        clock.second += fraction
-                    }
-                } else if colon {
-                    return nil
+        guard let hour = scanner.digits(exactly: 2) else { return nil }
+        clock.hour = hour
+        let colon = scanner.skip(":")
+        guard let minute = scanner.digits(exactly: 2) else { return nil }
+        clock.minute = minute
+        if !colon || scanner.skip(":") {
+            if let second = scanner.digits(exactly: 2) {
+                clock.second = Double(second)
+                if scanner.skip(".") || scanner.skip(",") {
+                    guard let fraction = scanner.fraction() else { return nil }
+                    clock.second += fraction
                 }
+            } else if colon {
+                return nil
             }
         }
         var offset = 0
@@ -69,6 +63,109 @@ enum FeedDate {
         }
         return date(year: year, month: month, day: day, clock: clock, offset: offset)
     }
+
+    /// The day an ISO 8601 date part names: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYYMMDD`,
+    /// `YYYY-0MM-DD`, the ordinal `YYYY-DDD` and `YYYYDDD`, and with two-digit years `YY-MM-DD`,
+    /// `YYMMDD` and `-YY-MM` or `-YYMM`.
+    private static func isoDay(_ part: ArraySlice<UInt8>) -> (year: Int, month: Int, day: Int)? {
+        let leadingHyphen = part.first == UInt8(ascii: "-")
+        let groups = part.dropFirst(leadingHyphen ? 1 : 0).split(
+            separator: UInt8(ascii: "-"),
+            omittingEmptySubsequences: false
+        )
+        guard
+            groups.allSatisfy({ !$0.isEmpty && $0.allSatisfy { (48...57).contains($0) } })
+        else { return nil }
+        let numbers = groups.map { group in group.reduce(0) { $0 * 10 + Int($1 - 48) } }
+        let shape = groups.map(\.count)
+        if leadingHyphen {
+            // `-YY-MM` and `-YYMM`: a month of a year in this century.
+            switch shape {
+            case [2, 2]: return (2_000 + numbers[0], numbers[1], 1)
+            case [4]: return (2_000 + numbers[0] / 100, numbers[0] % 100, 1)
+            default: return nil
+            }
+        }
+        switch shape {
+        case [4]: return (numbers[0], 1, 1)
+        case [4, 2]: return (numbers[0], numbers[1], 1)
+        case [4, 2, 2]: return (numbers[0], numbers[1], numbers[2])
+        case [4, 3, 2] where groups[1].first == UInt8(ascii: "0"): return (numbers[0], numbers[1], numbers[2])
+        case [8]: return (numbers[0] / 10_000, numbers[0] / 100 % 100, numbers[0] % 100)
+        case [4, 3]: return ordinal(year: numbers[0], day: numbers[1])
+        case [7]: return ordinal(year: numbers[0] / 1_000, day: numbers[0] % 1_000)
+        case [2, 2, 2]: return (2_000 + numbers[0], numbers[1], numbers[2])
+        case [6]: return (2_000 + numbers[0] / 10_000, numbers[0] / 100 % 100, numbers[0] % 100)
+        default: return nil
+        }
+    }
+
+    /// The month and day of the `day`th day of `year`.
+    private static func ordinal(year: Int, day: Int) -> (year: Int, month: Int, day: Int)? {
+        var rest = day
+        for month in 1...12 {
+            let length = daysIn(month: month, year: year)
+            guard rest > length else { return rest >= 1 ? (year, month, rest) : nil }
+            rest -= length
+        }
+        return nil
+    }
+
+    // MARK: Korean and Hungarian
+
+    /// OnBlog's `2004년 05월 28일 01:31:15` and Nate's `2004-05-25 오후 11:23:17`, both in Korean
+    /// time (UTC+9), with 오전 (morning) and 오후 (afternoon) on a twelve-hour clock.
+    private static func korean(_ text: String) -> Date? {
+        let tokens = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        let koreaOffset = 9 * 3_600
+        if tokens.count == 4, tokens[0].hasSuffix("년"), tokens[1].hasSuffix("월"), tokens[2].hasSuffix("일"),
+            let year = Int(tokens[0].dropLast()), tokens[0].count == 5,
+            let month = Int(tokens[1].dropLast()), let day = Int(tokens[2].dropLast()),
+            let clock = Clock(tokens[3])
+        {
+            return date(year: year, month: month, day: day, clock: clock, offset: koreaOffset)
+        }
+        guard tokens.count == 3, tokens[1] == "오전" || tokens[1] == "오후",
+            case let (year, month, day)? = isoDay(ArraySlice(tokens[0].utf8)), tokens[0].utf8.count == 10,
+            var clock = Clock(tokens[2]), (1...12).contains(clock.hour)
+        else { return nil }
+        clock.hour = clock.hour % 12 + (tokens[1] == "오후" ? 12 : 0)
+        return date(year: year, month: month, day: day, clock: clock, offset: koreaOffset)
+    }
+
+    /// `2004-július-13T9:15-05:00`: a year, a Hungarian month name and a day, then perhaps a
+    /// time with perhaps a zone.
+    private static func hungarian(_ text: String) -> Date? {
+        let parts = text.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]),
+            let month = hungarianMonths[parts[1].lowercased()]
+        else { return nil }
+        let rest = parts[2].split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let day = Int(rest[0]), rest[0].count <= 2 else { return nil }
+        guard rest.count == 2 else {
+            return date(year: year, month: month, day: day, clock: Clock(), offset: 0)
+        }
+        let time = rest[1]
+        let zoneStart = time.firstIndex(where: { $0 == "+" || $0 == "-" || $0 == "Z" }) ?? time.endIndex
+        guard let clock = Clock(String(time[..<zoneStart])) else { return nil }
+        let zone = String(time[zoneStart...])
+        guard let offset = zone.isEmpty || zone == "Z" ? 0 : numericZone(zone) else { return nil }
+        return date(year: year, month: month, day: day, clock: clock, offset: offset)
+    }
+
+    /// Hungarian month names, with the misspellings feedparser reads too.
+    private static let hungarianMonths: [String: Int] = [
+        "január": 1, "február": 2, "februári": 2, "március": 3, "április": 4, "május": 5, "máujus": 5,
+        "június": 6, "július": 7, "augusztus": 8, "szeptember": 9, "október": 10, "november": 11,
+        "december": 12,
+    ]
+
+    /// Greek month abbreviations, with and without accents, as Greek feeds write them.
+    private static let greekMonths: [String: Int] = [
+        "ιαν": 1, "φεβ": 2, "μάρ": 3, "μαρ": 3, "μάώ": 3, "μαώ": 3, "απρ": 4, "μάι": 5, "μαϊ": 5, "μαι": 5,
+        "ιούν": 6, "ιουν": 6, "ιον": 6, "ιούλ": 7, "ιουλ": 7, "ιολ": 7, "αύγ": 8, "αυγ": 8, "σεπ": 9,
+        "οκτ": 10, "νοέ": 11, "νοε": 11, "δεκ": 12,
+    ]
 
     // MARK: RFC 822 and the forms around it
 
@@ -148,9 +245,11 @@ enum FeedDate {
         "november", "december",
     ]
 
-    /// The month `word` names, by its first three letters or its full name (`sept` too).
+    /// The month `word` names: in English by its first three letters or its full name (`sept`
+    /// too), in Greek by its abbreviation, in Hungarian by its name.
     private static func monthNumber(_ word: String) -> Int? {
         guard word.count >= 3, word.allSatisfy(\.isLetter) else { return nil }
+        if let number = greekMonths[word] ?? hungarianMonths[word] { return number }
         guard let index = months.firstIndex(of: String(word.prefix(3))) else { return nil }
         guard word.count == 3 || monthNames[index] == word || (word == "sept") else { return nil }
         return index + 1
