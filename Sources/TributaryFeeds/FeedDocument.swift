@@ -58,6 +58,7 @@ extension FeedReader {
         var forgiven: [FeedRepair] = []
         var bytes = try utf8Bytes(of: data, charset: contentType.flatMap(charset(in:)), forgiven: &forgiven)
         if let kind = FeedMarkup.otherFormat(of: bytes) { throw FeedError(kind, line: 1, column: 1) }
+        forgiven += try FeedMarkup.expandDeclaredEntities(in: &bytes)
         forgiven += FeedMarkup.forgive(&bytes)
         try FeedMarkup.blankProcessingInstructions(in: &bytes)
         return (Data(bytes), forgiven)
@@ -90,7 +91,7 @@ extension FeedReader {
             // A byte-order mark outranks every label, as in browsers.
             var converted = Array(bytes.dropFirst(3))
             FeedDeclaration(of: converted)?.declareUTF8(in: &converted)
-            return try validated(converted)
+            return utf8OrWindows1252(converted, forgiven: &forgiven)
         }
         if let wide = WideEncoding(sniffing: bytes), wide.byteOrderMarkLength > 0 || charset == nil {
             return try decodeWide(wide, data)
@@ -116,14 +117,18 @@ extension FeedReader {
         var converted: [UInt8]
         switch encoding {
         case .utf8:
-            converted = bytes
+            var declared = bytes
+            FeedDeclaration(of: declared)?.declareUTF8(in: &declared)
+            return utf8OrWindows1252(declared, forgiven: &forgiven)
         case .wide(let encoding):
             // Only a header or the first bytes can announce a wide encoding; a document that
             // says so in ASCII is mislabelled, and is read as UTF-8.
             if let encoding, let wide = WideEncoding(sniffing: bytes) ?? WideEncoding(encoding) {
                 return try decodeWide(wide, data)
             }
-            converted = bytes
+            var declared = bytes
+            FeedDeclaration(of: declared)?.declareUTF8(in: &declared)
+            return utf8OrWindows1252(declared, forgiven: &forgiven)
         case .windows1252:
             converted = Array(Windows1252.decode(bytes).utf8)
         case .foundation(let encoding, let name):
@@ -147,6 +152,33 @@ extension FeedReader {
         return try validated(converted)
     }
 
+    /// `bytes` if they are the valid UTF-8 the document says they are; otherwise the document
+    /// with each byte that is not valid UTF-8 read as its Windows-1252 character, as forgiving
+    /// readers do, rather than one bad byte losing the whole feed. The valid UTF-8 around such
+    /// bytes stays what it says: a stray `0x92` becomes `’` and a `café` beside it stays one.
+    private static func utf8OrWindows1252(_ bytes: [UInt8], forgiven: inout [FeedRepair]) -> [UInt8] {
+        guard let first = firstInvalidUTF8(in: bytes) else { return bytes }
+        let (line, column) = FeedMarkup.position(of: first, in: bytes)
+        forgiven.append(.redecodedAsWindows1252(line: line, column: column))
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 64)
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                output.append(contentsOf: scalar)
+                offset += scalar.count
+            case .error(let length):
+                output.append(contentsOf: Windows1252.decode(Array(bytes[offset..<(offset + length)])).utf8)
+                offset += length
+            case .emptyInput:
+                return output
+            }
+        }
+    }
+
     private static func decodeWide(_ wide: WideEncoding, _ data: Data) throws(FeedError) -> [UInt8] {
         guard let text = String(data: data.dropFirst(wide.byteOrderMarkLength), encoding: wide.encoding)
         else {
@@ -158,27 +190,26 @@ extension FeedReader {
     }
 
     private static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        (try? validated(bytes)) != nil
+        firstInvalidUTF8(in: bytes) == nil
     }
 
     /// `bytes` if they are valid UTF-8; otherwise an error at the first byte that is not.
     private static func validated(_ bytes: [UInt8]) throws(FeedError) -> [UInt8] {
+        guard let offset = firstInvalidUTF8(in: bytes) else { return bytes }
+        let (line, column) = FeedMarkup.position(of: offset, in: bytes)
+        throw FeedError(.malformed(reason: "the document is not valid UTF-8"), line: line, column: column)
+    }
+
+    /// Where the first byte is that does not belong to valid UTF-8, if one does not.
+    private static func firstInvalidUTF8(in bytes: [UInt8]) -> Int? {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0
         while true {
             switch parser.parseScalar(from: &iterator) {
-            case .valid(let scalar):
-                offset += scalar.count
-            case .emptyInput:
-                return bytes
-            case .error:
-                let (line, column) = FeedMarkup.position(of: offset, in: bytes)
-                throw FeedError(
-                    .malformed(reason: "the document is not valid UTF-8"),
-                    line: line,
-                    column: column
-                )
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
             }
         }
     }

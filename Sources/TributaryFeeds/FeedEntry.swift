@@ -3,9 +3,11 @@ import TributaryHTTP
 
 /// One item of an RSS or Atom feed.
 public struct FeedEntry: Sendable, Hashable {
-    /// The entry's title, as text.
-    public var title: String
-    /// The page the entry links to, resolved against the feed's base.
+    /// The entry's title, as text: its `title`, or else its `dc:title`, `itunes:title` or
+    /// `media:title`; nil when it has none, never one made from its link or summary.
+    public var title: String?
+    /// The page the entry links to (its `link`, or else a `guid` that is a permalink),
+    /// resolved against the innermost `xml:base` or the feed's address.
     public var link: URL?
     /// The summary as the feed sent it, HTML included.
     public var summary: String?
@@ -24,7 +26,7 @@ public struct FeedEntry: Sendable, Hashable {
 
     /// Creates an entry.
     public init(
-        title: String,
+        title: String?,
         link: URL? = nil,
         summary: String? = nil,
         author: String? = nil,

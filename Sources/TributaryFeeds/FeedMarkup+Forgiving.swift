@@ -3,8 +3,10 @@ import TributaryHTTP
 extension FeedMarkup {
     /// Repairs in `bytes` (UTF-8) the flaws for which `XMLParser` gives up on a whole document
     /// although what they mean is plain: characters XML does not allow, HTML entities, numeric
-    /// references to no character, bare ampersands, a `<` that opens no tag, namespace prefixes
-    /// nobody declared. Returns what it repaired.
+    /// references to no character or with an uppercase `X`, bare ampersands, a `<` that opens no
+    /// tag, namespace prefixes nobody declared, and a document that breaks off (its open
+    /// elements, CDATA section or comment are closed where it ends, a tag cut short left out).
+    /// Returns what it repaired.
     static func forgive(_ bytes: inout [UInt8]) -> [FeedRepair] {
         var scan = ForgivingScan(bytes: removingInvalidCharacters(from: bytes))
         scan.run()
@@ -20,6 +22,8 @@ extension FeedMarkup {
         if scan.ampersands > 0 { repairs.append(.escapedAmpersands(count: scan.ampersands)) }
         if scan.lessThanSigns > 0 { repairs.append(.escapedLessThanSigns(count: scan.lessThanSigns)) }
         if !scan.undeclared.isEmpty { repairs.append(.declaredPrefixes(scan.undeclared)) }
+        if let unterminated = scan.unterminated { repairs.append(.closedUnterminated(unterminated)) }
+        if !scan.closedAtEnd.isEmpty { repairs.append(.closedAtEnd(elements: scan.closedAtEnd)) }
         return repairs
     }
 
@@ -65,6 +69,12 @@ private struct ForgivingScan {
     var ampersands = 0
     var replacedReferences = 0
     var lessThanSigns = 0
+    /// The elements open at the point reached, outermost first.
+    private var open: [String] = []
+    /// The elements the document left open at its end, closed there.
+    var closedAtEnd: [String] = []
+    /// A CDATA section or comment that runs to the end, closed there.
+    var unterminated: String?
     private var used: [String] = []
     private var declared: Set<String> = []
     /// Where in `output` the root element's name ends: where missing declarations go.
@@ -101,6 +111,11 @@ private struct ForgivingScan {
                 index += 1
             }
         }
+        if let unterminated {
+            output.append(contentsOf: (unterminated == "comment" ? "-->" : "]]>").utf8)
+        }
+        closedAtEnd = open
+        for name in open.reversed() { output.append(contentsOf: "</\(name)>".utf8) }
         let missing = undeclared
         guard !missing.isEmpty, let rootNameEnd else { return }
         let declarations = missing.map { prefix in
@@ -109,11 +124,12 @@ private struct ForgivingScan {
         output.insert(contentsOf: declarations.joined().utf8, at: rootNameEnd)
     }
 
-    /// Copies up to and including `terminator`, or to the end.
-    private mutating func copy(through terminator: String, from start: Int) {
+    /// Copies up to and including `terminator`, or to the end, where `what` is then closed.
+    private mutating func copy(through terminator: String, from start: Int, closing what: String? = nil) {
         let end = FeedMarkup.find(Array(terminator.utf8), in: bytes, from: start).map {
             $0 + terminator.utf8.count
         }
+        if end == nil, let what { unterminated = what }
         let stop = end ?? bytes.count
         output.append(contentsOf: bytes[index..<stop])
         index = stop
@@ -121,9 +137,9 @@ private struct ForgivingScan {
 
     private mutating func markup() {
         if FeedMarkup.starts(Array("<!--".utf8), in: bytes, at: index) {
-            copy(through: "-->", from: index + 4)
+            copy(through: "-->", from: index + 4, closing: "comment")
         } else if FeedMarkup.starts(Array("<![CDATA[".utf8), in: bytes, at: index) {
-            copy(through: "]]>", from: index + 9)
+            copy(through: "]]>", from: index + 9, closing: "CDATA section")
         } else if FeedMarkup.starts(Array("<?".utf8), in: bytes, at: index) {
             copy(through: "?>", from: index + 2)
         } else if FeedMarkup.starts(Array("<!".utf8), in: bytes, at: index) {
@@ -161,6 +177,7 @@ private struct ForgivingScan {
     }
 
     private mutating func tag() {
+        let start = output.count
         output.append(bytes[index])
         index += 1
         let isEnd = index < bytes.count && bytes[index] == UInt8(ascii: "/")
@@ -174,8 +191,14 @@ private struct ForgivingScan {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: ">") {
+                let isEmpty = output.last == UInt8(ascii: "/")
                 output.append(byte)
                 index += 1
+                if isEnd {
+                    if let innermost = open.lastIndex(of: name) { open.removeSubrange(innermost...) }
+                } else if !isEmpty, !name.isEmpty {
+                    open.append(name)
+                }
                 return
             }
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
@@ -187,6 +210,9 @@ private struct ForgivingScan {
                 index += 1
             }
         }
+        // The document ends inside this tag: what there is of it is left out.
+        output.removeSubrange(start...)
+        if rootNameEnd ?? 0 > start { rootNameEnd = nil }
     }
 
     /// Copies an attribute value, repairing its references and escaping a raw `<`.
@@ -279,7 +305,12 @@ private struct ForgivingScan {
             } else if scalar.value != value {
                 output.append(contentsOf: "&#\(scalar.value);".utf8)
             } else if FeedMarkup.isXMLCharacter(scalar.value) {
-                output.append(contentsOf: bytes[index...end])
+                if digits.first == "X" {
+                    // Written again in decimal: XML reads no `&#X41;`, which HTML and feeds write.
+                    output.append(contentsOf: "&#\(scalar.value);".utf8)
+                } else {
+                    output.append(contentsOf: bytes[index...end])
+                }
             } else {
                 removedCharacters += 1
             }

@@ -57,7 +57,6 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     private var texts: [String] = []
     private var entry: EntryBuilder?
     private var feedTitle: String?
-    private var feedLink: URL?
     private var bases: [URL?] = []
     /// The depth of the element whose content is XHTML, kept as markup, while inside it.
     private var xhtmlDepth: Int?
@@ -65,6 +64,12 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     private var types: [String?] = []
 
     private enum Kind { case rss, atom }
+    /// The prefix of a root such as `<r:rss>`, which the feed's own elements carry too.
+    private var rootPrefix: String?
+    /// Whether the feed's title came from its own `title`, which outranks `dc:title`.
+    private var hasOwnTitle = false
+    /// Whether the `guid` being read is a permalink, as RSS's are unless it says otherwise.
+    private var guidIsPermalink = true
 
     /// Creates a publicist for `parser`; it attaches when the first subscriber arrives.
     ///
@@ -174,8 +179,14 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     ) {
         existing?.forwardStart(parser, elementName, namespaceURI, qualifiedName, attributes)
         guard !stopIfDetached(parser) else { return }
-        let name = Self.normalized(qualifiedName ?? elementName)
+        var name = Self.normalized(qualifiedName ?? elementName, rootPrefix: rootPrefix)
         if kind == nil {
+            if let colon = name.firstIndex(of: ":"), name != "rdf:rdf",
+                ["rss", "feed"].contains(name[name.index(after: colon)...])
+            {
+                rootPrefix = String(name[...colon])
+                name = String(name[name.index(after: colon)...])
+            }
             switch name {
             case "rss", "rdf:rdf": kind = .rss
             case "feed": kind = .atom
@@ -192,7 +203,9 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         )
         path.append(name)
         texts.append(text)
-        types.append(attributes["type"]?.lowercased())
+        // Atom 0.3's `mode="base64"` is kept with the type, as `base64 TYPE`.
+        let type = attributes["type"]?.lowercased()
+        types.append(attributes["mode"]?.lowercased() == "base64" ? "base64 " + (type ?? "") : type)
         text = ""
         if let xhtmlDepth, path.count > xhtmlDepth {
             text = Self.markup(opening: qualifiedName ?? elementName, attributes: attributes)
@@ -208,6 +221,8 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         switch name {
         case "item" where kind == .rss, "entry" where kind == .atom:
             entry = EntryBuilder()
+        case "guid":
+            guidIsPermalink = attributes["isPermaLink"]?.lowercased() != "false"
         case "link" where kind == .atom:
             let relation = attributes["rel"] ?? "alternate"
             guard relation == "alternate", let href = attributes["href"], let url = resolve(href) else {
@@ -216,11 +231,7 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
                 }
                 return
             }
-            if entry != nil {
-                if entry?.link == nil { entry?.link = url }
-            } else if feedLink == nil {
-                feedLink = url
-            }
+            if entry != nil, entry?.link == nil { entry?.link = url }
         case "enclosure":
             entry?.offer(picture(attributes, url: attributes["url"], kind: .enclosure))
         case "media:content":
@@ -269,10 +280,11 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     }
 
     /// An element's name as the reader matches it: lowercased, and without the `rss:` or
-    /// `atom:` prefix that some feeds put on their own vocabulary.
-    private static func normalized(_ name: String) -> String {
+    /// `atom:` prefix that some feeds put on their own vocabulary, or the prefix their root
+    /// element has (`<r:rss>`).
+    private static func normalized(_ name: String, rootPrefix: String?) -> String {
         let lowered = name.lowercased()
-        for prefix in ["rss:", "atom:"] where lowered.hasPrefix(prefix) {
+        for prefix in ["rss:", "atom:", rootPrefix].compactMap(\.self) where lowered.hasPrefix(prefix) {
             return String(lowered.dropFirst(prefix.count))
         }
         return lowered
@@ -336,7 +348,19 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
             return
         }
         if xhtmlDepth == path.count + 1 { xhtmlDepth = nil }
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var textType = type
+        if let type, type.hasPrefix("base64 ") {
+            // Atom 0.3's `mode="base64"`: the text construct is encoded.
+            let rest = type.dropFirst("base64 ".count)
+            textType = rest.isEmpty ? nil : String(rest)
+            let compact = value.filter { !$0.isWhitespace }
+            if let decoded = Data(base64Encoded: compact, options: .ignoreUnknownCharacters),
+                let text = String(data: decoded, encoding: .utf8)
+            {
+                value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
         defer {
             bases.removeLast()
             // An element's text also counts as its parent's.
@@ -351,8 +375,8 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
                 if let finished = current.build(feedTitle: feedTitle, base: resolve) { events.send(finished) }
                 return
             case "title" where parent == "item" || parent == "entry":
-                current.title = Self.title(value, type: kind == .atom ? type ?? "text" : nil)
-            case "dc:title", "itunes:title":
+                current.title = Self.title(value, type: kind == .atom ? textType ?? "text" : nil)
+            case "dc:title", "itunes:title", "media:title":
                 if current.alternateTitle == nil, !value.isEmpty {
                     current.alternateTitle = HTMLText.decodeEntities(value)
                 }
@@ -368,7 +392,16 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
                 current.published = current.published ?? FeedDate.parse(value)
             case "updated", "dcterms:modified", "modified":
                 current.updated = current.updated ?? FeedDate.parse(value)
-            case "guid", "id":
+            case "guid":
+                current.id = value.isEmpty ? current.id : value
+                // A permalink is an address only when it is one: a guid such as `post-12` is none.
+                if guidIsPermalink, let url = URL(string: value),
+                    ["http", "https"].contains(url.scheme?.lowercased())
+                {
+                    current.permalink = current.permalink ?? url
+                }
+                guidIsPermalink = true
+            case "id":
                 current.id = value.isEmpty ? current.id : value
             default:
                 break
@@ -378,11 +411,14 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         }
         switch name {
         case "title" where ["channel", "feed"].contains(parent):
-            let title = Self.title(value, type: kind == .atom ? type ?? "text" : nil)
+            let title = Self.title(value, type: kind == .atom ? textType ?? "text" : nil)
+            hasOwnTitle = true
             lock.withLock { feedTitle = title }
             titleState.send(title)
-        case "link" where kind == .rss && parent == "channel":
-            feedLink = feedLink ?? resolve(value)
+        case "dc:title" where ["channel", "feed"].contains(parent) && !hasOwnTitle && !value.isEmpty:
+            let title = HTMLText.decodeEntities(value)
+            lock.withLock { feedTitle = title }
+            titleState.send(title)
         default:
             break
         }
@@ -412,11 +448,12 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         }
     }
 
-    /// `link` resolved against the innermost `xml:base`, the feed's own link, or its URL.
+    /// `link` resolved against the innermost `xml:base`, or else the feed's address (its
+    /// `Content-Location`, or the URL it was fetched from), as feedparser resolves it.
     private func resolve(_ link: String) -> URL? {
         let trimmed = link.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return nil }
-        let base = (bases.last ?? nil) ?? feedLink ?? baseURL
+        let base = (bases.last ?? nil) ?? baseURL
         guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL, url.scheme != nil else {
             return nil
         }
@@ -463,6 +500,8 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         var alternateTitle: String?
         private var picture: Picture?
         var link: URL?
+        /// A `guid` that is the entry's address, for an entry without a `link`.
+        var permalink: URL?
         var summary: String?
         var content: String?
         var author: String?
@@ -484,22 +523,26 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
             }
         }
 
+        /// The entry, if it says anything at all; what it leaves out stays nil.
         func build(feedTitle: String?, base: (String) -> URL?) -> FeedEntry? {
             let summary = summary ?? content
-            guard
-                let title = title.flatMap({ $0.isEmpty ? nil : $0 }) ?? alternateTitle
-                    ?? summary.map({ String(HTMLText.plain($0).prefix(80)) }) ?? link?.absoluteString
-            else { return nil }
+            let title = title.flatMap { $0.isEmpty ? nil : $0 } ?? alternateTitle
+            let link = link ?? permalink
             let image =
                 picture?.url
                 ?? [content, summary].lazy.compactMap { $0.flatMap { Self.firstImage(in: $0) } }.first
                 .flatMap(base)
+            let published = published ?? updated
+            guard
+                title != nil || link != nil || summary != nil || author != nil || published != nil
+                    || id != nil || image != nil
+            else { return nil }
             return FeedEntry(
                 title: title,
                 link: link,
                 summary: summary,
                 author: author,
-                published: published ?? updated,
+                published: published,
                 image: image,
                 id: id ?? link?.absoluteString,
                 feedTitle: feedTitle
@@ -649,30 +692,40 @@ public enum FeedReader {
     public static func read(
         _ data: Data,
         baseURL: URL? = nil,
-        contentType: String? = nil
+        contentType: String? = nil,
+        contentLocation: String? = nil
     ) throws(FeedError) -> [FeedEntry] {
-        try document(data, baseURL: baseURL, contentType: contentType).entries
+        try document(data, baseURL: baseURL, contentType: contentType, contentLocation: contentLocation)
+            .entries
     }
 
     /// The feed in `data`, parsed on the calling thread, with the flaws that were forgiven.
     ///
-    /// XML that breaks off after some entries are complete still yields them, with
-    /// ``FeedRepair/stoppedEarly(_:)`` among the flaws; XML that breaks before any entry is
-    /// complete, and a document that is no feed, is an error.
+    /// A document cut off before its end is read to where it stops (see
+    /// ``FeedRepair/closedAtEnd(elements:)``). XML that breaks in the middle after some entries
+    /// are complete still yields them, with ``FeedRepair/stoppedEarly(_:)`` among the flaws;
+    /// XML that breaks there before any entry is complete, and a document that is no feed, is
+    /// an error.
     ///
     /// - Parameters:
     ///   - data: The document as it was received.
     ///   - baseURL: Where it came from, for relative links.
     ///   - contentType: The HTTP `Content-Type` it came with, whose charset outranks the
     ///     document's own declaration.
+    ///   - contentLocation: The HTTP `Content-Location` it came with, which relative links
+    ///     resolve against before `baseURL` (an `xml:base` in the document outranks both).
     public static func document(
         _ data: Data,
         baseURL: URL? = nil,
-        contentType: String? = nil
+        contentType: String? = nil,
+        contentLocation: String? = nil
     ) throws(FeedError) -> FeedDocument {
         let prepared = try preparation(of: data, contentType: contentType)
         let parser = XMLParser(data: prepared.data)
-        let publicist = FeedPublicist(parser: parser, baseURL: baseURL)
+        let location = contentLocation.flatMap {
+            URL(string: $0.trimmingCharacters(in: .whitespaces), relativeTo: baseURL)?.absoluteURL
+        }
+        let publicist = FeedPublicist(parser: parser, baseURL: location?.scheme == nil ? baseURL : location)
         var entries: [FeedEntry] = []
         var failure: FeedError?
         var title: String?

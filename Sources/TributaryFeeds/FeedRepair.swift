@@ -19,6 +19,19 @@ public enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
     case decodedAsWindows1252
     /// Namespace prefixes used without a declaration were declared.
     case declaredPrefixes([String])
+    /// The document says it is UTF-8 but is not valid UTF-8 from `line` and `column` on: each
+    /// byte that is not was read as its Windows-1252 character, rather than lose the feed.
+    case redecodedAsWindows1252(line: Int, column: Int)
+    /// The document breaks off before its end: the `elements` it left open (innermost last)
+    /// were closed there, and a tag cut short was left out.
+    case closedAtEnd(elements: [String])
+    /// A CDATA section or a comment runs to the end of the document; it was closed there.
+    case closedUnterminated(String)
+    /// Entities the document declares in its own DOCTYPE were read as it declares them.
+    case expandedDeclaredEntities([String])
+    /// Entities the document declares as external were left out: the reader never fetches
+    /// anything a document points to.
+    case leftOutExternalEntities([String])
     /// The XML breaks off where `error` says; the entries before it were kept.
     case stoppedEarly(FeedError)
 
@@ -38,6 +51,16 @@ public enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
             "read the document as Windows-1252, since it names no encoding and is not valid UTF-8"
         case .declaredPrefixes(let prefixes):
             "declared the namespace prefix\(prefixes.count == 1 ? "" : "es") \(prefixes.joined(separator: ", "))"
+        case .redecodedAsWindows1252(let line, let column):
+            "read the bytes that are not valid UTF-8, from line \(line), column \(column), as Windows-1252"
+        case .closedAtEnd(let elements):
+            "closed \(elements.map { "<\($0)>" }.joined(separator: " ")), left open where the document breaks off"
+        case .closedUnterminated(let what):
+            "closed a \(what) that runs to the end of the document"
+        case .expandedDeclaredEntities(let names):
+            "read the entit\(names.count == 1 ? "y" : "ies") \(names.map { "&\($0);" }.joined(separator: " ")) as the document declares"
+        case .leftOutExternalEntities(let names):
+            "left out the external entit\(names.count == 1 ? "y" : "ies") \(names.map { "&\($0);" }.joined(separator: " ")), which are never fetched"
         case .stoppedEarly(let error):
             "kept the entries before the XML breaks at line \(error.line), column \(error.column)"
         }

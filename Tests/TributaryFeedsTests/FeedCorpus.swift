@@ -1,6 +1,6 @@
 import Foundation
-import TributaryFeeds
 import NewsSandbox
+import TributaryFeeds
 
 /// Feeds written for the tests, each with the quirks real feeds have.
 enum FeedCorpus {
@@ -10,7 +10,8 @@ enum FeedCorpus {
         return try FeedReader.document(
             feed.body,
             baseURL: URL(string: "https://example.com/feed"),
-            contentType: feed.contentType
+            contentType: feed.contentType,
+            contentLocation: feed.contentLocation
         )
     }
 

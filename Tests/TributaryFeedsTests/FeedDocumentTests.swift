@@ -1,7 +1,7 @@
 import Foundation
-import TributaryFeeds
 import Testing
 import Tributary
+import TributaryFeeds
 
 /// What the reader does to a document before `XMLParser` sees it: encodings, processing
 /// instructions and document type declarations.
@@ -16,7 +16,7 @@ struct FeedDocumentTests {
         """
     }
 
-    private func titles(_ data: Data) throws -> [String] {
+    private func titles(_ data: Data) throws -> [String?] {
         try FeedReader.read(data).map(\.title)
     }
 
@@ -57,13 +57,12 @@ struct FeedDocumentTests {
         )
     }
 
-    @Test func refusesTextThatIsNotValidInItsEncodingWhereItStarts() {
+    @Test func readsInvalidUTF8AsWindows1252AndSaysWhereItBroke() throws {
         var data = Data(feed(title: "ab#cd").utf8)
         data[data.firstIndex(of: UInt8(ascii: "#"))!] = 0xFF
-        #expect(throws: FeedError(.malformed(reason: "the document is not valid UTF-8"), line: 3, column: 16))
-        {
-            try FeedReader.read(data)
-        }
+        let document = try FeedReader.document(data)
+        #expect(document.entries.map(\.title) == ["abÿcd"])
+        #expect(document.forgiven == [.redecodedAsWindows1252(line: 3, column: 16)])
         // A lone surrogate is no UTF-16.
         let broken = Data([0xFF, 0xFE, 0x3C, 0x00, 0x00, 0xD8, 0x3E, 0x00])
         #expect(throws: FeedError(.malformed(reason: "the document is not valid UTF-16"), line: 1, column: 1))
@@ -115,21 +114,79 @@ struct FeedDocumentTests {
         }
     }
 
+    /// What an internal subset declares is read, and taken out before Foundation's parser
+    /// sees it; nothing it points to outside is fetched.
     @Test(arguments: [
         #"<!DOCTYPE rss [<!ATTLIST rss a CDATA #IMPLIED>]>"#,
         #"<!DOCTYPE rss [<!NOTATION n SYSTEM "x">]>"#,
         #"<!DOCTYPE rss [<!ENTITY e "<?pi?>">]>"#,
-        #"<!DOCTYPE rss [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>"#,
+        #"<!DOCTYPE rss [ <!-- a comment ] --> %pe; <!ENTITY % pe "x"> ]>"#,
     ])
-    func refusesInternalSubsets(doctype: String) {
+    func readsInternalSubsets(doctype: String) throws {
+        #expect(try titles(Data(feed(title: "x", prolog: doctype).utf8)) == ["x"])
+    }
+
+    @Test func expandsDeclaredEntitiesAndFetchesNoExternalOne() throws {
+        let doctype = #"""
+            <!DOCTYPE rss [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;-&copy;"><!ENTITY ext SYSTEM "file:///etc/passwd">]>
+            """#
+        let document = try FeedReader.document(Data(feed(title: "&b;|&ext;|&a;", prolog: doctype).utf8))
+        #expect(document.entries.map(\.title) == ["aaaaaaaaaaaaaaaaaaaa-©||aaaaaaaaaa"])
+        #expect(
+            document.forgiven == [
+                .expandedDeclaredEntities(["b", "a"]), .leftOutExternalEntities(["ext"]),
+                .mappedHTMLEntities(["copy"]),
+            ]
+        )
+    }
+
+    /// A "billion laughs" document, and a cycle, are refused when the expansion passes its
+    /// bound, not after: the work is bounded by the limit, not by what the entities describe.
+    @Test func refusesEntityExpansionPastItsBounds() throws {
+        func laughs(_ levels: Int) -> String {
+            var declarations = #"<!ENTITY l0 "lol">"#
+            for level in 1...levels {
+                declarations +=
+                    "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">"
+            }
+            return feed(title: "&l\(levels);", prolog: "<!DOCTYPE rss [\(declarations)]>")
+        }
+        // Six levels are 3 MB of text: refused at the first reference, once 1 MiB is reached.
+        #expect(
+            throws: FeedError(.unsupported(reason: "entities that expand past 1 MiB"), line: 3, column: 14)
+        ) {
+            try FeedReader.read(Data(laughs(6).utf8))
+        }
+        // The classic nine levels are refused for their depth before any text is made.
         #expect(
             throws: FeedError(
-                .unsupported(reason: "a document type declaration with an internal subset"),
-                line: 2,
-                column: 15
+                .unsupported(reason: "entities nested more than 8 deep, or in a cycle"),
+                line: 3,
+                column: 14
             )
         ) {
-            try FeedReader.read(Data(feed(title: "x", prolog: doctype).utf8))
+            try FeedReader.read(Data(laughs(9).utf8))
+        }
+        #expect {
+            try FeedReader.read(
+                Data(feed(title: "&a;", prolog: #"<!DOCTYPE rss [<!ENTITY a "&b;"><!ENTITY b "&a;">]>"#).utf8)
+            )
+        } throws: { error in
+            guard case .unsupported(let reason) = (error as? FeedError)?.kind else { return false }
+            return reason.contains("cycle")
+        }
+        // Many references to one small entity are bounded in all, not one by one.
+        let many = String(repeating: "&k;", count: 20_000)
+        #expect(throws: FeedError.self) {
+            try FeedReader.read(
+                Data(
+                    feed(
+                        title: many,
+                        prolog: "<!DOCTYPE rss [<!ENTITY k \"\(String(repeating: "k", count: 100))\">]>"
+                    )
+                    .utf8
+                )
+            )
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import TributaryFeeds
 import NewsSandbox
 import Testing
+import TributaryFeeds
 
 /// Entries that stricter readers hide or garble: other titles, prefixed RSS 1.0, no link, markup.
 struct FeedEntryTests {

@@ -1,7 +1,7 @@
 import Foundation
-import TributaryFeeds
 import NewsSandbox
 import Testing
+import TributaryFeeds
 
 /// Documents that are no feed, each named for what it is.
 struct FeedErrorTests {

@@ -1,7 +1,7 @@
 import Foundation
-import TributaryFeeds
 import NewsSandbox
 import Testing
+import TributaryFeeds
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -1,7 +1,7 @@
 import Foundation
-import TributaryFeeds
 import NewsSandbox
 import Testing
+import TributaryFeeds
 
 /// Pictures, from every place feeds put them, the largest preferred.
 struct FeedPictureTests {

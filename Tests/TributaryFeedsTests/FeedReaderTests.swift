@@ -1,8 +1,8 @@
 import Foundation
-import TributaryFeeds
 import NewsSandbox
 import Testing
 import Tributary
+import TributaryFeeds
 import TributaryTestSupport
 
 #if canImport(FoundationXML)
@@ -13,7 +13,12 @@ import TributaryTestSupport
     private func date(_ text: String) -> Date? { ISO8601DateFormatter().date(from: text) }
 
     @Test func readsRSSWithItsQuirks() throws {
-        let entries = try FeedReader.read(Data(FeedCorpus.rss.utf8))
+        // Relative links resolve against the feed's address, as feedparser resolves them, not
+        // against the channel's own link.
+        let entries = try FeedReader.read(
+            Data(FeedCorpus.rss.utf8),
+            baseURL: URL(string: "https://news.example.com/world/rss.xml")
+        )
         #expect(entries.count == 4)
         let markets = entries[0]
         #expect(markets.title == "Markets <rise> & fall")
@@ -39,12 +44,17 @@ import TributaryTestSupport
         #expect(short.image == nil)
 
         let untitled = entries[3]
-        #expect(untitled.title == "No title, only a summary that stands in for it.")
+        // An entry without a title has none: its summary is not made into one.
+        #expect(untitled.title == nil)
+        #expect(untitled.summaryText == "No title, only a summary that stands in for it.")
         #expect(untitled.published == date("2003-06-10T07:30:00Z"))
     }
 
     @Test func readsAtomWithItsQuirks() throws {
-        let entries = try FeedReader.read(Data(FeedCorpus.atom.utf8))
+        let entries = try FeedReader.read(
+            Data(FeedCorpus.atom.utf8),
+            baseURL: URL(string: "https://atom.example.org/feed.xml")
+        )
         #expect(entries.count == 2)
         let robots = entries[0]
         #expect(robots.title == "Atom-Powered Robots Run Amok")
@@ -123,7 +133,7 @@ import TributaryTestSupport
         let parser = XMLParser(data: Data(FeedCorpus.items(3).utf8))
         parser.delegate = existing
         let publicist = FeedPublicist(parser: parser)
-        var titles: [String] = []
+        var titles: [String?] = []
         existing.published = { titles.count }
         let subscription = publicist.entries.sink(
             receiveCompletion: { _ in },
@@ -142,7 +152,7 @@ import TributaryTestSupport
         let parser = XMLParser(data: Data(FeedCorpus.items(50).utf8))
         let publicist = FeedPublicist(parser: parser)
         var subscription: AnyCancellable?
-        var titles: [String] = []
+        var titles: [String?] = []
         subscription = publicist.entries.sink(
             receiveCompletion: { _ in },
             receiveValue: { entry in
@@ -158,7 +168,7 @@ import TributaryTestSupport
     @Test func honoursDemandByBuffering() {
         let parser = XMLParser(data: Data(FeedCorpus.items(5).utf8))
         let publicist = FeedPublicist(parser: parser, buffering: .oldest(3))
-        let recorder = Recorder<FeedEntry, String, FeedError>(demand: .max(1)) { $0.title }
+        let recorder = Recorder<FeedEntry, String, FeedError>(demand: .max(1)) { $0.title ?? "" }
         publicist.entries.subscribe(recorder)
         publicist.parse()
         #expect(recorder.values == ["Item 1"])
@@ -196,7 +206,7 @@ import TributaryTestSupport
         #expect(weakPublicist == nil)
         #expect(weakParser == nil)
 
-        let recorder = Recorder<FeedEntry, String, FeedError>(demand: .unlimited) { $0.title }
+        let recorder = Recorder<FeedEntry, String, FeedError>(demand: .unlimited) { $0.title ?? "" }
         FeedReader.entries(in: Data(FeedCorpus.items(10).utf8)).subscribe(recorder)
         try await waitUntil { recorder.events.last == .finished }
         #expect(recorder.values == (1...10).map { "Item \($0)" })
@@ -207,7 +217,7 @@ import TributaryTestSupport
     @Test func titleCanBeSubscribedToWhileABackgroundParseRuns() async throws {
         let parser = XMLParser(data: Data(FeedCorpus.items(2_000).utf8))
         let publicist = FeedPublicist(parser: parser)
-        let entries = Recorder<FeedEntry, String, FeedError>(demand: .unlimited) { $0.title }
+        let entries = Recorder<FeedEntry, String, FeedError>(demand: .unlimited) { $0.title ?? "" }
         publicist.entries.subscribe(entries)
         let parsed = Locked(false)
         DispatchQueue.global().async {

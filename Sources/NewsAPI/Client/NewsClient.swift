@@ -116,10 +116,12 @@ public struct NewsClient: Sendable {
     public func feed(_ url: URL) async throws(NewsError) -> FeedDocument {
         let data: Data
         let contentType: String?
+        let contentLocation: String?
         do {
             let exchange = try await feedAPI.exchange(Request<Data>(.url(url)))
             data = exchange.value
             contentType = exchange.response.headerFields[.contentType]
+            contentLocation = exchange.response.headerFields[.contentLocation]
         } catch {
             var failure = NewsError(error, now: feedAPI.now())
             failure.feedURL = url
@@ -129,7 +131,12 @@ public struct NewsClient: Sendable {
         // few threads every task shares.
         let parsed = await Self.parsingQueue.run {
             Result { () throws(FeedError) in
-                try FeedReader.document(data, baseURL: url, contentType: contentType)
+                try FeedReader.document(
+                    data,
+                    baseURL: url,
+                    contentType: contentType,
+                    contentLocation: contentLocation
+                )
             }
         }
         do {

@@ -104,7 +104,7 @@ public final class FeedViewModel {
             text.isEmpty
             ? all
             : all.filter { entry in
-                [entry.title, entry.summaryText ?? "", entry.author ?? ""].contains {
+                [entry.title ?? "", entry.summaryText ?? "", entry.author ?? ""].contains {
                     $0.localizedCaseInsensitiveContains(text)
                 }
             }

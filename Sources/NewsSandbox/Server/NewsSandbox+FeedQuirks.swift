@@ -14,6 +14,8 @@ extension NewsSandbox {
         package var body: Data
         /// The status it is served with.
         package var status: Int = 200
+        /// The `Content-Location` it is served with, if any.
+        package var contentLocation: String?
     }
 
     /// Serves the quirk called `name`.
@@ -24,7 +26,8 @@ extension NewsSandbox {
         }
         return SandboxResponse(
             status: quirk.status,
-            headers: [("Content-Type", quirk.contentType)],
+            headers: [("Content-Type", quirk.contentType)]
+                + (quirk.contentLocation.map { [("Content-Location", $0)] } ?? []),
             body: quirk.body
         )
     }
@@ -38,7 +41,10 @@ extension NewsSandbox {
     }
 
     /// Every quirk the sandbox serves.
-    package static let feedQuirks: [FeedQuirk] = [
+    package static let feedQuirks: [FeedQuirk] = awkwardFeeds + sparseFeeds + brokenButReadFeeds
+
+    /// Feeds in the shapes real publishers send that a reader must not trip over.
+    private static let awkwardFeeds: [FeedQuirk] = [
         FeedQuirk(
             name: "control-character.rss",
             summary: "One raw control character in a summary, as El País once sent",
@@ -385,7 +391,7 @@ extension NewsSandbox {
     }
 
     /// An RSS 2.0 document around `items`.
-    private static func rss(title: String, items: String, namespaces: String = "") -> String {
+    static func rss(title: String, items: String, namespaces: String = "") -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <rss version="2.0"\(namespaces)>

@@ -2,8 +2,8 @@ public import ArgumentParser
 import Foundation
 public import NewsAPI
 import NewsSandbox
-import TributaryFeeds
 import TributaryAsyncHTTPClient
+import TributaryFeeds
 import TributaryHTTP
 
 /// `tributary news`: headlines, searches and sources from NewsAPI or the sandbox.

@@ -38,14 +38,15 @@ enum NewsFormat {
         for (offset, entry) in entries.enumerated() {
             let label = "\(offset + 1)."
             let indent = String(repeating: " ", count: label.count + 1)
-            lines.append("\(label) \(entry.title)")
+            // A placeholder in brackets, which no feed's own title is taken for.
+            lines.append("\(label) \(entry.title ?? "[untitled]")")
             let age = entry.published.map { self.age(of: $0, now: now) } ?? "undated"
             lines.append(
                 "\(indent)\([entry.author ?? entry.feedTitle, age].compactMap { $0 }.joined(separator: " · "))"
             )
             if let link = entry.link { lines.append("\(indent)\(link.absoluteString)") }
         }
-        return lines.joined(separator: "\n") + "\n\n\(entries.count) entries."
+        return lines.joined(separator: "\n") + "\n\n\(entries.count) entr\(entries.count == 1 ? "y" : "ies")."
     }
 
     /// A note of the flaws a feed was forgiven, or nil when it had none.

@@ -1,8 +1,8 @@
 import CombineSchedulers
 import Foundation
 import NewsAPI
-import TributaryFeeds
 import Tributary
+import TributaryFeeds
 import TributaryStreams
 
 /// One page's news reader: an ``ArticlesViewModel`` (or, for an RSS or Atom feed, a
@@ -355,7 +355,8 @@ final class NewsSession {
 
     /// An article, or a feed's entry; an entry may have no link and no date.
     private struct ArticleCard: Encodable {
-        var title: String
+        /// Nil for a feed's entry without a title, which the page marks as untitled.
+        var title: String?
         var url: String?
         var source: String
         var author: String?

@@ -304,8 +304,10 @@ export function renderNews(main, navigate) {
       picture.classList.add('broken');
     }
     const when = article.publishedAt ? new Date(article.publishedAt).toLocaleString() : '';
+    // An entry without a title says so, in a style of its own, rather than show a made-up one.
+    const heading = article.title == null ? el('span', { class: 'untitled' }, 'Untitled') : article.title;
     return el('li', { class: 'card' }, picture, el('div', { class: 'body' },
-      el('h3', {}, link ? el('a', { href: link, rel: 'noopener noreferrer', target: '_blank' }, article.title) : article.title),
+      el('h3', {}, link ? el('a', { href: link, rel: 'noopener noreferrer', target: '_blank' }, heading) : heading),
       el('div', { class: 'meta' }, [article.source, article.author, when].filter(Boolean).join(' · ')),
       article.description ? el('p', {}, article.description) : null));
   }

@@ -48,7 +48,9 @@ struct NewsClientTests {
             return Response(
                 status: .ok,
                 headers: [.contentType: "application/rss+xml"],
-                body: .init(byteBuffer: ByteBuffer(bytes: NewsSandbox.feedQuirk("control-character.rss").body))
+                body: .init(
+                    byteBuffer: ByteBuffer(bytes: NewsSandbox.feedQuirk("control-character.rss").body)
+                )
             )
         }
         try await withLoopbackServer(router) { feedServer in

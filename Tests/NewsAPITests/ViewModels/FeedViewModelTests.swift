@@ -31,15 +31,16 @@ struct FeedViewModelTests {
             try await settle(scheduler) { model.state.value != nil }
             let all = model.entries.count
             #expect(all >= 20 && all == model.document?.entries.count)
-            let word = try #require(model.entries[0].title.split(separator: " ").first.map(String.init))
+            let word = try #require(model.entries[0].title?.split(separator: " ").first.map(String.init))
             model.searchText = word
             scheduler.runDue()
             #expect(!model.entries.isEmpty && model.entries.count <= all)
             #expect(
                 model.entries.allSatisfy {
-                    "\($0.title) \($0.summaryText ?? "") \($0.author ?? "")".localizedCaseInsensitiveContains(
-                        word
-                    )
+                    "\($0.title ?? "") \($0.summaryText ?? "") \($0.author ?? "")"
+                        .localizedCaseInsensitiveContains(
+                            word
+                        )
                 }
             )
             model.searchText = ""
