@@ -29,6 +29,36 @@ final class Console: Sendable {
     /// Writes a line to standard error, its control characters shown rather than obeyed.
     func note(_ line: String) { write(Self.visible(line) + "\n", true) }
 
+    /// Writes `value` as indented JSON with sorted keys to standard output.
+    func printJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        printJSON(text: String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Writes JSON text to standard output, every control character in it escaped as JSON
+    /// escapes it (`\u0092`), so that the output is still JSON and drives no terminal.
+    func printJSON(text: String) { write(Self.jsonEscaped(text) + "\n", false) }
+
+    /// `json` with the control characters JSON allows raw in strings (U+007F to U+009F, the
+    /// bidirectional overrides, and any other but a line break or a tab) written as `\uXXXX`.
+    /// Outside its strings JSON has no such characters, so the result is the same JSON.
+    static func jsonEscaped(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: isControl) else { return json }
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if isControl(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: false)
+                escaped.append(
+                    contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars
+                )
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
+    }
+
     /// `text` with every control character but line breaks and tabs written as `\u{…}`: what a
     /// command prints comes from servers and documents, whose escape sequences must not drive
     /// the terminal.

@@ -33,10 +33,13 @@ struct MoviesCommand: AsyncParsableCommand {
         @Option(help: "The country whose release dates count, such as US or JP.")
         var region: String?
 
+        @Flag(help: "Print the server's JSON instead of a list.")
+        var json = false
+
         var environment: [String: String] = ProcessInfo.processInfo.environment
 
         enum CodingKeys: CodingKey {
-            case baseURL, apiKey, language, region
+            case baseURL, apiKey, language, region, json
         }
 
         func validate() throws {
@@ -165,7 +168,11 @@ struct MoviesCommand: AsyncParsableCommand {
         let (movies, genres) = try await connection.withClient(console: console) { client in
             (try await client.movies(list, page: page), try await client.genres())
         }
-        console.print(MoviesFormat.page(movies, genres: genres, list: list))
+        if connection.json {
+            try console.printJSON(movies)
+        } else {
+            console.print(MoviesFormat.page(movies, genres: genres, list: list))
+        }
     }
 
     struct Search: AsyncParsableCommand {
@@ -196,7 +203,11 @@ struct MoviesCommand: AsyncParsableCommand {
             let (movies, genres) = try await connection.withClient(console: console) { client in
                 (try await client.search(text, year: year, page: page), try await client.genres())
             }
-            console.print(MoviesFormat.page(movies, genres: genres, list: nil))
+            if connection.json {
+                try console.printJSON(movies)
+            } else {
+                console.print(MoviesFormat.page(movies, genres: genres, list: nil))
+            }
         }
     }
 
@@ -233,7 +244,11 @@ struct MoviesCommand: AsyncParsableCommand {
                 console.note("error: There is no movie \(id).")
                 throw ExitCode.failure
             }
-            console.print(MoviesFormat.details(details, images: images, castCount: cast))
+            if connection.json {
+                try console.printJSON(details)
+            } else {
+                console.print(MoviesFormat.details(details, images: images, castCount: cast))
+            }
         }
     }
 }

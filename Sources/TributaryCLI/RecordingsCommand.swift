@@ -27,12 +27,19 @@ struct RecordingsCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the lab's recordings.")
 
+        @Flag(help: "Print the lab's JSON for each recording instead of a line.")
+        var json = false
+
         @OptionGroup var options: StreamsCommand.LabOptions
 
         func run() async throws { try await execute(console: .standard) }
 
         func execute(console: Console) async throws {
             let recordings = try await options.withClient { client in try await client.recordings() }
+            if json {
+                try console.printJSON(recordings)
+                return
+            }
             if recordings.isEmpty {
                 console.note("The lab holds no recordings yet.")
                 return
@@ -179,7 +186,7 @@ struct RecordingsCommand: AsyncParsableCommand {
                     frame: frame
                 )
             }
-            console.print(made)
+            console.printJSON(text: made)
         }
     }
 

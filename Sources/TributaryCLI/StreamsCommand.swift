@@ -178,7 +178,7 @@ struct StreamsCommand: AsyncParsableCommand {
 
         func execute(console: Console) throws {
             let document = try StreamDocument(name: "From marbles \(marbles)", streams: [try stream()])
-            console.print(String(decoding: try document.encoded(), as: UTF8.self))
+            console.printJSON(text: String(decoding: try document.encoded(), as: UTF8.self))
         }
     }
 }

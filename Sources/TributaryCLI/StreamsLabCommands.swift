@@ -186,7 +186,7 @@ extension StreamsCommand {
                 as: UTF8.self
             )
             guard let output else {
-                console.print(text)
+                console.printJSON(text: text)
                 return
             }
             do {

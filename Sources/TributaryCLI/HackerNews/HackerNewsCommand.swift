@@ -26,10 +26,13 @@ struct HackerNewsCommand: AsyncParsableCommand {
         )
         var baseURL: String?
 
+        @Flag(help: "Print the items as JSON, in the API's own fields, instead of a list.")
+        var json = false
+
         var environment: [String: String] = ProcessInfo.processInfo.environment
 
         enum CodingKeys: CodingKey {
-            case baseURL
+            case baseURL, json
         }
 
         func validate() throws {
@@ -89,7 +92,11 @@ struct HackerNewsCommand: AsyncParsableCommand {
             let stories = try await connection.withClient(console: console) { client in
                 try await client.stories(list, page: number, pageSize: size, includingDead: dead)
             }
-            console.print(HackerNewsFormat.stories(stories, now: Date()))
+            if connection.json {
+                try console.printJSON(HackerNewsFormat.StoriesJSON(stories))
+            } else {
+                console.print(HackerNewsFormat.stories(stories, now: Date()))
+            }
         }
     }
 
@@ -171,7 +178,11 @@ struct HackerNewsCommand: AsyncParsableCommand {
                 console.note("error: There is no item \(id).")
                 throw ExitCode.failure
             }
-            console.print(HackerNewsFormat.item(shown, now: Date()))
+            if connection.json {
+                try console.printJSON(HackerNewsFormat.ItemJSON(shown))
+            } else {
+                console.print(HackerNewsFormat.item(shown, now: Date()))
+            }
         }
     }
 
@@ -208,7 +219,11 @@ struct HackerNewsCommand: AsyncParsableCommand {
                 console.note("error: There is no user \(name).")
                 throw ExitCode.failure
             }
-            console.print(HackerNewsFormat.user(user, submissions: submissions, now: Date()))
+            if connection.json {
+                try console.printJSON(HackerNewsFormat.UserJSON(user: user, submissions: submissions))
+            } else {
+                console.print(HackerNewsFormat.user(user, submissions: submissions, now: Date()))
+            }
         }
     }
 }

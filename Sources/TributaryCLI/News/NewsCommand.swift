@@ -239,7 +239,7 @@ struct NewsCommand: AsyncParsableCommand {
                 try await connection.withClient(console: console) { try await $0.sources(query) }
             }
             if connection.json {
-                console.print(try NewsFormat.json(SourcesPage(sources: sources)))
+                try console.printJSON(SourcesPage(sources: sources))
             } else {
                 console.print(NewsFormat.sources(sources))
             }
@@ -286,7 +286,7 @@ extension NewsCommand {
             let entries = feed.entries
             if let note = NewsFormat.forgiven(feed.forgiven) { console.note(note) }
             if json {
-                console.print(try NewsFormat.json(entries.map(NewsFormat.FeedArticle.init)))
+                try console.printJSON(entries.map(NewsFormat.FeedArticle.init))
             } else {
                 console.print(NewsFormat.entries(entries, now: Date()))
             }
@@ -306,7 +306,7 @@ private func showArticles(
         try await connection.withClient(console: console) { try await $0.articles(endpoint) }
     }
     if connection.json {
-        console.print(try NewsFormat.json(page))
+        try console.printJSON(page)
     } else {
         let paging = endpoint.paging ?? .init()
         let first = NewsFormat.firstNumber(

@@ -107,11 +107,4 @@ enum NewsFormat {
             case source, author, title, description, url, urlToImage, publishedAt, id
         }
     }
-
-    /// `value` as indented JSON.
-    static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
 }
