@@ -96,6 +96,17 @@ extension FeedReader {
         if let wide = WideEncoding(sniffing: bytes), wide.byteOrderMarkLength > 0 || charset == nil {
             return try decodeWide(wide, data)
         }
+        if bytes.starts(with: [0x4C, 0x6F, 0xA7, 0x94]) {
+            // `<?xm` in EBCDIC: the declaration, read in the common EBCDIC code page, names
+            // which one.
+            let head = Array(bytes.prefix(256))
+            let declared = (try? decodeWithIconv(head, name: "IBM037")).flatMap {
+                FeedDeclaration(of: $0)?.encoding
+            }
+            var converted = try decodeWithIconv(bytes, name: declared.flatMap(Iconv.name(for:)) ?? "IBM037")
+            FeedDeclaration(of: converted)?.declareUTF8(in: &converted)
+            return try validated(converted)
+        }
         let declaration = FeedDeclaration(of: bytes)
         let label = charset ?? declaration?.encoding
         guard let label else {
@@ -131,8 +142,15 @@ extension FeedReader {
             return utf8OrWindows1252(declared, forgiven: &forgiven)
         case .windows1252:
             converted = Array(Windows1252.decode(bytes).utf8)
+        case .iconv(let name):
+            converted = try decodeWithIconv(bytes, name: name)
         case .foundation(let encoding, let name):
             guard String(data: Data(FeedEncoding.probe(for: name)), encoding: encoding) != nil else {
+                // Foundation lacks it on this system (EUC-JP on Linux); iconv may have it.
+                if let iconvName = Iconv.name(for: name) {
+                    converted = try decodeWithIconv(bytes, name: iconvName)
+                    break
+                }
                 throw FeedError(
                     .unsupported(
                         reason: "the encoding \"\(label)\", which Foundation cannot decode on this system"
@@ -176,6 +194,21 @@ extension FeedReader {
             case .emptyInput:
                 return output
             }
+        }
+    }
+
+    /// `bytes` decoded by iconv, or an error where they stop being valid in `name`.
+    private static func decodeWithIconv(_ bytes: [UInt8], name: String) throws(FeedError) -> [UInt8] {
+        switch Iconv.decode(bytes, from: name) {
+        case .success(let decoded):
+            return decoded
+        case .failure(let invalid):
+            let (line, column) = FeedMarkup.position(of: invalid.offset, in: bytes)
+            throw FeedError(
+                .malformed(reason: "the document is not valid \(name)"),
+                line: line,
+                column: column
+            )
         }
     }
 

@@ -29,10 +29,19 @@ enum FeedEncoding {
 
     /// Labels the standard maps to its replacement encoding: encodings that are unsafe to read.
     case replacement
+    /// An encoding the standard does not list and the system's iconv decodes, by iconv's name.
+    case iconv(String)
 
+    /// The encoding `label` names: by the standard's labels (also written with `_` for `-`,
+    /// as Python writes them), or else by iconv's.
     init?(label: String) {
         let key = label.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard let (name, code) = Self.labels[key] else { return nil }
+        guard let (name, code) = Self.labels[key] ?? Self.labels[key.replacingOccurrences(of: "_", with: "-")]
+        else {
+            guard let name = Iconv.name(for: key) else { return nil }
+            self = .iconv(name)
+            return
+        }
         switch name {
         case "UTF-8": self = .utf8
         case "UTF-16LE": self = .wide(key == "utf-16le" ? .utf16LittleEndian : nil)

@@ -8,10 +8,14 @@ extension FeedMarkup {
     /// elements, CDATA section or comment are closed where it ends, a tag cut short left out).
     /// Returns what it repaired.
     static func forgive(_ bytes: inout [UInt8]) -> [FeedRepair] {
-        var scan = ForgivingScan(bytes: removingInvalidCharacters(from: bytes))
+        let cleaned = removingInvalidCharacters(from: bytes)
+        var scan = ForgivingScan(bytes: (cleaned.bytes, cleaned.removed))
         scan.run()
         bytes = scan.output
         var repairs: [FeedRepair] = []
+        if cleaned.mappedControls > 0 {
+            repairs.append(.mappedControlCharacters(count: cleaned.mappedControls))
+        }
         if scan.removedCharacters > 0 {
             repairs.append(.removedInvalidCharacters(count: scan.removedCharacters))
         }
@@ -22,20 +26,33 @@ extension FeedMarkup {
         if scan.ampersands > 0 { repairs.append(.escapedAmpersands(count: scan.ampersands)) }
         if scan.lessThanSigns > 0 { repairs.append(.escapedLessThanSigns(count: scan.lessThanSigns)) }
         if !scan.undeclared.isEmpty { repairs.append(.declaredPrefixes(scan.undeclared)) }
+        if scan.repairedComments > 0 { repairs.append(.repairedComments(count: scan.repairedComments)) }
         if let unterminated = scan.unterminated { repairs.append(.closedUnterminated(unterminated)) }
         if !scan.closedAtEnd.isEmpty { repairs.append(.closedAtEnd(elements: scan.closedAtEnd)) }
         return repairs
     }
 
     /// `bytes` without the control characters, U+FFFE and U+FFFF, which XML allows nowhere.
-    private static func removingInvalidCharacters(from bytes: [UInt8]) -> (bytes: [UInt8], removed: Int) {
+    ///
+    /// C1 control characters (U+0080 to U+009F), which no feed means as controls, are read as
+    /// the Windows-1252 characters they were meant as (`don\u{92}t` is `don’t`), as feedparser
+    /// and HTML's character references read them; `mappedControls` counts them.
+    private static func removingInvalidCharacters(
+        from bytes: [UInt8]
+    ) -> (bytes: [UInt8], removed: Int, mappedControls: Int) {
         var kept: [UInt8] = []
         kept.reserveCapacity(bytes.count)
         var removed = 0
+        var mapped = 0
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
+            if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                let meant = Array(Windows1252.decode([bytes[index + 1]]).utf8)
+                if meant != [0xC2, bytes[index + 1]] { mapped += 1 }
+                kept.append(contentsOf: meant)
+                index += 2
+            } else if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
                 removed += 1
                 index += 1
             } else if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF,
@@ -48,7 +65,7 @@ extension FeedMarkup {
                 index += 1
             }
         }
-        return (kept, removed)
+        return (kept, removed, mapped)
     }
 
     /// Whether XML allows the code point `value` in a document.
@@ -75,6 +92,8 @@ private struct ForgivingScan {
     var closedAtEnd: [String] = []
     /// A CDATA section or comment that runs to the end, closed there.
     var unterminated: String?
+    /// Comments with a `--` inside, which XML does not allow.
+    var repairedComments = 0
     private var used: [String] = []
     private var declared: Set<String> = []
     /// Where in `output` the root element's name ends: where missing declarations go.
@@ -137,7 +156,7 @@ private struct ForgivingScan {
 
     private mutating func markup() {
         if FeedMarkup.starts(Array("<!--".utf8), in: bytes, at: index) {
-            copy(through: "-->", from: index + 4, closing: "comment")
+            comment()
         } else if FeedMarkup.starts(Array("<![CDATA[".utf8), in: bytes, at: index) {
             copy(through: "]]>", from: index + 9, closing: "CDATA section")
         } else if FeedMarkup.starts(Array("<?".utf8), in: bytes, at: index) {
@@ -154,8 +173,39 @@ private struct ForgivingScan {
         }
     }
 
-    /// A document type declaration, copied as it is, brackets and quotes respected.
+    /// A comment, copied with the `--` XML does not allow inside one written `- -`, as
+    /// forgiving readers read such a comment to its `-->`.
+    private mutating func comment() {
+        let start = index + 4
+        guard let end = FeedMarkup.find(Array("-->".utf8), in: bytes, from: start) else {
+            copy(through: "-->", from: start, closing: "comment")
+            return
+        }
+        output.append(contentsOf: "<!--".utf8)
+        var body: [UInt8] = []
+        body.reserveCapacity(end - start + 8)
+        var repaired = false
+        for byte in bytes[start..<end] {
+            if byte == UInt8(ascii: "-"), body.last == UInt8(ascii: "-") {
+                body.append(UInt8(ascii: " "))
+                repaired = true
+            }
+            body.append(byte)
+        }
+        if body.last == UInt8(ascii: "-") {
+            body.append(UInt8(ascii: " "))
+            repaired = true
+        }
+        if repaired { repairedComments += 1 }
+        output.append(contentsOf: body)
+        output.append(contentsOf: "-->".utf8)
+        index = end + 3
+    }
+
+    /// A document type declaration, copied as it is, brackets and quotes respected; one cut
+    /// off by the end of the document is left out.
     private mutating func declaration() {
+        let start = output.count
         var depth = 0
         var quote: UInt8?
         while index < bytes.count {
@@ -174,6 +224,7 @@ private struct ForgivingScan {
                 return
             }
         }
+        output.removeSubrange(start...)
     }
 
     private mutating func tag() {

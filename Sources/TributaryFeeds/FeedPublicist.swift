@@ -70,6 +70,11 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     private var hasOwnTitle = false
     /// Whether the `guid` being read is a permalink, as RSS's are unless it says otherwise.
     private var guidIsPermalink = true
+    /// How deep the open entry's element is, so that an `item` inside it does not close it.
+    private var entryDepth = 0
+    /// Whether the document is a CDF channel, whose items give their link and date as
+    /// attributes.
+    private var isChannelDefinition = false
 
     /// Creates a publicist for `parser`; it attaches when the first subscriber arrives.
     ///
@@ -189,6 +194,10 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
             }
             switch name {
             case "rss", "rdf:rdf": kind = .rss
+            case "channel":
+                // Microsoft's Channel Definition Format, read as the RSS it preceded.
+                kind = .rss
+                isChannelDefinition = true
             case "feed": kind = .atom
             default:
                 fail(parser, .notAFeed(root: qualifiedName ?? elementName))
@@ -211,16 +220,32 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
             text = Self.markup(opening: qualifiedName ?? elementName, attributes: attributes)
             return
         }
+        // Atom 1.0's `type="xhtml"`, and Atom 0.3's `mode="xml"`, hold markup as elements.
+        // (`mode` is `xml` unless it says otherwise, for XHTML).
         if kind == .atom, ["content", "summary", "title", "subtitle"].contains(name),
-            attributes["type"] == "xhtml"
+            attributes["type"] == "xhtml" || attributes["mode"] == "xml"
+                || (attributes["mode"] == nil && attributes["type"] == "application/xhtml+xml")
         {
             xhtmlDepth = path.count
         }
+        // An RSS item's XHTML body is markup, as Atom's XHTML content is.
+        if kind == .rss, entry != nil, ["body", "xhtml:body"].contains(name) { xhtmlDepth = path.count }
+        // Whatever an entry holds, it says something, and is kept.
+        if entry != nil { entry?.saysSomething = true }
         // An Atom entry's <source> describes the feed it was copied from, not the entry.
         guard !isInSource else { return }
         switch name {
-        case "item" where kind == .rss, "entry" where kind == .atom:
+        case "item" where entry == nil, "entry" where entry == nil:
+            // Either name makes an entry in either format, as feedparser reads them.
             entry = EntryBuilder()
+            entryDepth = path.count
+            // RSS 1.0 names an item by its `rdf:about`.
+            entry?.id = attributes["rdf:about"]
+            if isChannelDefinition {
+                let attribute = { (key: String) in attributes.first { $0.key.lowercased() == key }?.value }
+                entry?.link = attribute("href").flatMap(resolve)
+                entry?.published = attribute("lastmod").flatMap(FeedDate.parse)
+            }
         case "guid":
             guidIsPermalink = attributes["isPermaLink"]?.lowercased() != "false"
         case "link" where kind == .atom:
@@ -290,6 +315,20 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         return lowered
     }
 
+    /// Whether `text` holds an HTML element: a start tag with a name, closed somewhere.
+    private static func readsAsHTML(_ text: String) -> Bool {
+        guard let open = text.range(of: "<") else { return false }
+        let after = text[open.upperBound...]
+        return after.first.map { $0.isLetter || $0 == "/" } == true && after.contains(">")
+    }
+
+    /// Whether Atom's `type` is a media type that is not text, whose content RFC 4287 says is
+    /// Base64.
+    private static func isBinary(_ type: String) -> Bool {
+        type.contains("/") && !type.hasPrefix("text/") && !type.hasSuffix("xml")
+            && !type.hasSuffix("+xml") && !type.hasPrefix("base64 ")
+    }
+
     /// The start tag of an element inside XHTML content, as HTML.
     private static func markup(opening name: String, attributes: [String: String]) -> String {
         let local = name.split(separator: ":").last.map(String.init) ?? name
@@ -350,15 +389,18 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         if xhtmlDepth == path.count + 1 { xhtmlDepth = nil }
         var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         var textType = type
-        if let type, type.hasPrefix("base64 ") {
-            // Atom 0.3's `mode="base64"`: the text construct is encoded.
-            let rest = type.dropFirst("base64 ".count)
+        if let type, type.hasPrefix("base64 ") || (kind == .atom && Self.isBinary(type)) {
+            // Atom 0.3's `mode="base64"`, or a type that is no text: the construct is encoded.
+            let rest = type.hasPrefix("base64 ") ? type.dropFirst("base64 ".count) : ""
             textType = rest.isEmpty ? nil : String(rest)
             let compact = value.filter { !$0.isWhitespace }
             if let decoded = Data(base64Encoded: compact, options: .ignoreUnknownCharacters),
                 let text = String(data: decoded, encoding: .utf8)
             {
                 value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                // Content of no stated text type is HTML when it reads as HTML, as feedparser
+                // reads it.
+                if textType == nil, Self.readsAsHTML(value) { textType = "html" }
             }
         }
         defer {
@@ -370,7 +412,7 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         let parent = path.last ?? ""
         if var current = entry {
             switch name {
-            case "item", "entry":
+            case "item" where path.count + 1 == entryDepth, "entry" where path.count + 1 == entryDepth:
                 entry = nil
                 if let finished = current.build(feedTitle: feedTitle, base: resolve) { events.send(finished) }
                 return
@@ -382,17 +424,20 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
                 }
             case "link" where kind == .rss:
                 current.link = current.link ?? resolve(value)
-            case "description", "summary":
+            case "description", "summary", "abstract", "dc:description":
                 current.summary = value.isEmpty ? current.summary : value
-            case "content:encoded", "content":
-                current.content = value.isEmpty ? nil : value
-            case "author", "dc:creator", "name":
+            case "itunes:summary", "itunes:subtitle":
+                if !value.isEmpty { current.summary = current.summary ?? value }
+            case "content:encoded", "content", "body", "xhtml:body", "fullitem":
+                current.content = value.isEmpty ? current.content : value
+            case "author", "dc:creator", "name", "dc:author", "itunes:author":
                 if !value.isEmpty { current.author = current.author ?? Self.authorName(value) }
+            // Of two dates of one kind, the later in the document counts, as in feedparser.
             case "pubdate", "published", "dc:date", "dcterms:issued", "dcterms:created", "issued":
-                current.published = current.published ?? FeedDate.parse(value)
+                current.published = FeedDate.parse(value) ?? current.published
             case "updated", "dcterms:modified", "modified":
-                current.updated = current.updated ?? FeedDate.parse(value)
-            case "guid":
+                current.updated = FeedDate.parse(value) ?? current.updated
+            case "guid" where parent == "item" || parent == "entry":
                 current.id = value.isEmpty ? current.id : value
                 // A permalink is an address only when it is one: a guid such as `post-12` is none.
                 if guidIsPermalink, let url = URL(string: value),
@@ -401,7 +446,7 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
                     current.permalink = current.permalink ?? url
                 }
                 guidIsPermalink = true
-            case "id":
+            case "id" where parent == "item" || parent == "entry":
                 current.id = value.isEmpty ? current.id : value
             default:
                 break
@@ -443,7 +488,7 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     /// are text in which feeds often leave entities.
     static func title(_ value: String, type: String?) -> String {
         switch type {
-        case "html", "xhtml", "text/html": HTMLText.plain(value)
+        case "html", "xhtml", "text/html", "application/xhtml+xml": HTMLText.plain(value)
         default: HTMLText.decodeEntities(value)
         }
     }
@@ -508,6 +553,9 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         var published: Date?
         var updated: Date?
         var id: String?
+        /// Whether the entry holds any element at all: one that holds only what this reader
+        /// does not read (a category, rights, an enclosure of audio) is kept all the same.
+        var saysSomething = false
 
         /// Keeps `candidate` if it is bigger than the picture so far; the first wins a tie.
         mutating func offer(_ candidate: Picture?) {
@@ -534,8 +582,8 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
                 .flatMap(base)
             let published = published ?? updated
             guard
-                title != nil || link != nil || summary != nil || author != nil || published != nil
-                    || id != nil || image != nil
+                saysSomething || title != nil || link != nil || summary != nil || author != nil
+                    || published != nil || id != nil || image != nil
             else { return nil }
             return FeedEntry(
                 title: title,

@@ -5,6 +5,9 @@ public enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
     /// Characters XML does not allow anywhere (control characters such as U+0003, U+FFFE), raw
     /// or as character references, were removed.
     case removedInvalidCharacters(count: Int)
+    /// C1 control characters (U+0080 to U+009F) were read as the Windows-1252 characters they
+    /// were meant as, the curly quotes and dashes of text pasted from Windows.
+    case mappedControlCharacters(count: Int)
     /// HTML's named entities, which XML does not define, were read as HTML reads them.
     case mappedHTMLEntities([String])
     /// Ampersands that start no entity were read as text.
@@ -25,6 +28,8 @@ public enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
     /// The document breaks off before its end: the `elements` it left open (innermost last)
     /// were closed there, and a tag cut short was left out.
     case closedAtEnd(elements: [String])
+    /// Comments with `--` inside, which XML does not allow, were read to their `-->`.
+    case repairedComments(count: Int)
     /// A CDATA section or a comment runs to the end of the document; it was closed there.
     case closedUnterminated(String)
     /// Entities the document declares in its own DOCTYPE were read as it declares them.
@@ -39,6 +44,8 @@ public enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .removedInvalidCharacters(let count):
             "removed \(count) character\(count == 1 ? "" : "s") XML does not allow"
+        case .mappedControlCharacters(let count):
+            "read \(count) C1 control character\(count == 1 ? "" : "s") as Windows-1252 reads the byte"
         case .mappedHTMLEntities(let names):
             "read the HTML entit\(names.count == 1 ? "y" : "ies") \(names.map { "&\($0);" }.joined(separator: " "))"
         case .escapedAmpersands(let count):
@@ -55,6 +62,8 @@ public enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
             "read the bytes that are not valid UTF-8, from line \(line), column \(column), as Windows-1252"
         case .closedAtEnd(let elements):
             "closed \(elements.map { "<\($0)>" }.joined(separator: " ")), left open where the document breaks off"
+        case .repairedComments(let count):
+            "read \(count) comment\(count == 1 ? "" : "s") with -- inside to \(count == 1 ? "its" : "their") end"
         case .closedUnterminated(let what):
             "closed a \(what) that runs to the end of the document"
         case .expandedDeclaredEntities(let names):

@@ -51,14 +51,53 @@ struct FeedEncodingTests {
         #expect(try FeedReader.read(marked, contentType: "text/xml; charset=iso-8859-1").first?.title == "é")
     }
 
-    @Test func refusesAnEncodingFoundationCannotDecodeRatherThanMangleIt() throws {
-        #expect {
-            try FeedCorpus.quirk("euc-jp.rss")
-        } throws: { error in
-            guard let error = error as? FeedError, case .unsupported(let reason) = error.kind else {
-                return false
-            }
-            return reason == #"the encoding "EUC-JP", which Foundation cannot decode on this system"#
+    /// `text` in `encoding`, as the system's `iconv` command writes it.
+    private func encoded(_ text: String, as encoding: String) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
+        process.arguments = ["-f", "UTF-8", "-t", encoding]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let data = try output.fileHandleForReading.readToEnd() ?? Data()
+        process.waitUntilExit()
+        return data
+    }
+
+    /// EUC-JP, which Foundation on Linux lacks, the DOS, Mac and EBCDIC code pages and Python's
+    /// names for encodings are read through the system's iconv; an encoding nothing here
+    /// decodes, and the standard's unsafe ones, are refused rather than mangled.
+    @Test func readsEncodingsFoundationLacksThroughIconvAndRefusesTheRest() throws {
+        #expect(try FeedCorpus.quirk("euc-jp.rss").entries.map(\.title) == ["日本"])
+        func feed(_ label: String, title: [UInt8]) -> Data {
+            Data(
+                "<?xml version=\"1.0\" encoding=\"\(label)\"?><rss version=\"2.0\"><channel><item><title>"
+                    .utf8
+            )
+                + Data(title) + Data("</title></item></channel></rss>".utf8)
+        }
+        // 0x80 is Ç in code page 437, Ä in Mac Roman, € in Windows-1252 (named as Python names it).
+        #expect(try FeedReader.read(feed("cp437", title: [0x80])).map(\.title) == ["Ç"])
+        #expect(try FeedReader.read(feed("macroman", title: [0x80])).map(\.title) == ["Ä"])
+        #expect(try FeedReader.read(feed("windows_1252", title: [0x80])).map(\.title) == ["€"])
+        // A whole document in EBCDIC (code page 37), found by its first bytes.
+        let ebcdic = try encoded(
+            #"<?xml version="1.0" encoding="cp037"?><rss version="2.0"><channel><item><title>EBCDIC</title></item></channel></rss>"#,
+            as: "IBM037"
+        )
+        #expect(try FeedReader.read(ebcdic).map(\.title) == ["EBCDIC"])
+        #expect(
+            throws: FeedError(
+                .unsupported(reason: #"the encoding "x-no-such-code-page""#),
+                line: 1,
+                column: 31
+            )
+        ) {
+            try FeedReader.read(feed("x-no-such-code-page", title: [0x41]))
         }
         #expect(throws: FeedError(.unsupported(reason: #"the encoding "hz-gb-2312""#), line: 1, column: 1)) {
             try FeedReader.read(Data(#"<?xml version="1.0" encoding="hz-gb-2312"?><rss/>"#.utf8))

@@ -333,7 +333,7 @@ extension NewsSandbox {
         ),
         FeedQuirk(
             name: "euc-jp.rss",
-            summary: "A Japanese feed in EUC-JP, which Foundation on Linux cannot decode",
+            summary: "A Japanese feed in EUC-JP, which Foundation on Linux cannot decode and iconv can",
             contentType: "application/rss+xml",
             body: legacy("EUC-JP", title: [0xC6, 0xFC, 0xCB, 0xDC])
         ),

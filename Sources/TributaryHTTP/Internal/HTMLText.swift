@@ -19,10 +19,13 @@ package enum HTMLText {
                 tag = nil
                 reader.pending += "<"
             }
-            if character == "<" {
+            if character == "<", tag?.hasPrefix("!--") == true {
+                tag?.append(character)
+            } else if character == "<" {
                 if let open = tag { reader.pending += "<" + open }
                 tag = ""
-            } else if character == ">", let name = tag {
+            } else if character == ">", let name = tag, !name.hasPrefix("!--") || name.hasSuffix("--") {
+                // A comment ends at `-->` only, whatever `>` it holds.
                 tag = nil
                 reader.handle(tag: name)
             } else if tag != nil {
@@ -144,6 +147,8 @@ private struct Reader {
     var preDepth = 0
     /// The open link's target and where its label starts in `text`, in UTF-8 bytes.
     var link: (href: String, start: Int)?
+    /// The `script` or `style` element being read, whose content is not shown.
+    var hiddenElement: String?
 
     init(keepingParagraphs: Bool) {
         self.keepingParagraphs = keepingParagraphs
@@ -157,7 +162,15 @@ private struct Reader {
             trimmed.lowercased().split(whereSeparator: \.isWhitespace).first
             .map { $0.trimmingCharacters(in: ["/"]) } ?? ""
         let keepsLines = keepingParagraphs
+        // Comments and declarations show nothing.
+        if trimmed.hasPrefix("!") { return }
+        if let hidden = hiddenElement {
+            if isClosing, element == hidden { hiddenElement = nil }
+            return
+        }
         switch element {
+        case "script" where !isClosing, "style" where !isClosing:
+            hiddenElement = element
         case "pre" where keepsLines:
             if isClosing {
                 preDepth = max(0, preDepth - 1)
@@ -204,7 +217,8 @@ private struct Reader {
 
     private mutating func flush() {
         guard !pending.isEmpty else { return }
-        text += HTMLText.decodeEntities(pending)
+        // A script's or a style sheet's source is no text of the page.
+        if hiddenElement == nil { text += HTMLText.decodeEntities(pending) }
         pending = ""
     }
 

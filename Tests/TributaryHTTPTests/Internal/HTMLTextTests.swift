@@ -27,4 +27,15 @@ struct HTMLTextTests {
     func keepsALessThanSignThatOpensNoTag(html: String, text: String) {
         #expect(HTMLText.plain(html) == text)
     }
+
+    /// A script's or style sheet's source, and a comment, are no text, whatever `>` they hold.
+    @Test(arguments: [
+        ("safe<script type=\"text/javascript\">location.href='x';</script> description", "safe description"),
+        ("<style>p > b { color: red }</style>Styled", "Styled"),
+        ("before<!-- a <b>comment</b> > with a bracket -->after", "beforeafter"),
+        ("<SCRIPT>one()</SCRIPT>shown<script>two()</script>", "shown"),
+    ])
+    func leavesOutScriptsStylesAndComments(html: String, text: String) {
+        #expect(HTMLText.plain(html) == text)
+    }
 }
