@@ -121,7 +121,14 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .target(name: "TributaryFeeds", dependencies: ["Tributary", "TributaryHTTP"]),
+        .target(
+            name: "TributaryFeeds",
+            dependencies: ["Tributary", "TributaryHTTP"],
+            // iconv is in the C library on Linux, in libiconv on Apple platforms.
+            linkerSettings: [
+                .linkedLibrary("iconv", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst]))
+            ]
+        ),
         .target(
             name: "NewsAPI",
             dependencies: [
