@@ -126,7 +126,10 @@ let package = Package(
             dependencies: ["Tributary", "TributaryHTTP"],
             // iconv is in the C library on Linux, in libiconv on Apple platforms.
             linkerSettings: [
-                .linkedLibrary("iconv", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst]))
+                .linkedLibrary(
+                    "iconv",
+                    .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst])
+                )
             ]
         ),
         .target(
