@@ -345,19 +345,7 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     ]
 
     /// `text` with the characters that are markup in HTML escaped.
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    private static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
 
     public func parser(_ parser: XMLParser, foundCharacters string: String) {
         existing?.forwardCharacters(parser, string)

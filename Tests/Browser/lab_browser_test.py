@@ -101,6 +101,7 @@ def main():
     try:
         news(run, first)
         streams(run, first, second)
+        sharing(run, first)
         recordings(run, first, second)
     finally:
         if lab.poll() is not None:
@@ -596,6 +597,96 @@ def streams(run, first, second):
             assert error.code == 404, error.code
 
     run.step("streams-delete", first, delete)
+
+
+def sharing(run, first):
+    """A share link opened in a browser that never had the lab's session: the document, its
+    marbles and its diagram, drawn by the lab, and nothing that needs the session; a link to one
+    version; and the diagram embedded in another site's page, which no other page may do."""
+    base = run.base
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "TributaryLab", "Examples", "typing-debounce.json")) as f:
+        document = json.load(f)
+    made = api(base, "POST", "/api/streams", document)
+    fresh = browser()
+    try:
+        def received():
+            fresh.get(f"{base}/streams/{made['id']}")
+            wait(fresh, lambda: fresh.find_element(By.CSS_SELECTOR, ".diagram-box svg.diagram"))
+            wait(fresh, lambda: "settled = debounce(0.3s)" in fresh.find_element(By.CSS_SELECTOR, "pre.lanes").text)
+            note = wait(fresh, lambda: fresh.find_element(By.ID, "read-only-note"))
+            assert "tributary lab" in note.text and "Read-only" in note.text, note.text
+            marbles = fresh.find_element(By.XPATH, "//input[@aria-label='Marbles of typed']")
+            assert marbles.get_attribute("value").startswith("-sabc"), marbles.get_attribute("value")
+            assert not marbles.is_enabled()
+            assert fresh.find_element(By.CSS_SELECTOR, "textarea.json").get_attribute("readonly") is not None
+            for name in ["Save", "Delete"]:
+                assert not fresh.find_element(By.XPATH, f"//button[text()='{name}']").is_enabled(), name
+            assert "token" not in fresh.find_element(By.TAG_NAME, "main").text.replace("tributary lab", "")
+
+        run.step("share-link-in-a-fresh-browser", fresh, received)
+
+        def one_version():
+            renamed = urllib.request.Request(
+                f"{base}/api/streams/{made['id']}", method="PUT", data=json.dumps({**document, "name": "Renamed"}).encode(),
+                headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json", "If-Match": '"1"'},
+            )
+            urllib.request.urlopen(renamed).read()
+            fresh.get(f"{base}/streams/{made['id']}/versions/1")
+            note = wait(fresh, lambda: fresh.find_element(By.ID, "read-only-note"))
+            assert "Version 1 of this document" in note.text, note.text
+            wait(fresh, lambda: fresh.find_element(By.CSS_SELECTOR, ".diagram-box svg.diagram"))
+            assert fresh.find_element(By.TAG_NAME, "h1").text == "A typing burst through debounce"
+            fresh.find_element(By.ID, "latest-link").click()
+            wait(fresh, lambda: fresh.find_element(By.TAG_NAME, "h1").text == "Renamed")
+
+        run.step("share-link-to-one-version", fresh, one_version)
+
+        def embedded():
+            # Another site's page frames the embed and, as the page itself, the editor.
+            folder = tempfile.mkdtemp(prefix="lab-embed-")
+            with open(os.path.join(folder, "index.html"), "w") as page:
+                page.write(f'<iframe id="embed" src="{base}/embed/{made["id"]}" width="640" height="360"></iframe>'
+                           f'<iframe id="editor" src="{base}/streams/{made["id"]}" width="640" height="360"></iframe>')
+            port = free_port()
+            site = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", folder],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                def serving():
+                    try:
+                        return urllib.request.urlopen(f"http://127.0.0.1:{port}/").status == 200
+                    except OSError:
+                        return False
+
+                wait(fresh, serving)
+                fresh.get(f"http://127.0.0.1:{port}/")
+                fresh.switch_to.frame(fresh.find_element(By.ID, "embed"))
+                picture = wait(fresh, lambda: fresh.find_element(By.TAG_NAME, "img"))
+                wait(fresh, lambda: fresh.execute_script("return arguments[0].naturalWidth", picture) > 0)
+                link = fresh.find_element(By.TAG_NAME, "a").get_attribute("href")
+                assert link.endswith(f"/streams/{made['id']}/versions/2"), link
+                fresh.switch_to.default_content()
+                fresh.switch_to.frame(fresh.find_element(By.ID, "editor"))
+                assert not fresh.find_elements(By.ID, "main"), "the editor was framed"
+                fresh.switch_to.default_content()
+            finally:
+                site.terminate()
+                site.wait(timeout=10)
+
+        run.step("share-embedded-elsewhere", fresh, embedded)
+    finally:
+        fresh.quit()
+
+    def offered():
+        first.get(f"{base}/streams/{made['id']}")
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, ".diagram-box svg.diagram"))
+        wait(first, lambda: first.find_element(By.XPATH, "//button[text()='Share']")).click()
+        panel = wait(first, lambda: first.find_element(By.ID, "share-panel"))
+        values = {field.get_attribute("id"): field.get_attribute("value") for field in panel.find_elements(By.TAG_NAME, "input")}
+        assert values["share-latest"] == f"{base}/streams/{made['id']}", values
+        assert values["share-version"] == f"{base}/streams/{made['id']}/versions/2", values
+        assert values["share-embed"].startswith(f'<iframe src="{base}/embed/{made["id"]}/versions/2"'), values
+
+    run.step("share-offers-links-and-embed", first, offered)
 
 
 def recordings(run, first, second):

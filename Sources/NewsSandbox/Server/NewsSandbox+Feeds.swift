@@ -1,5 +1,6 @@
 import Foundation
 import NewsAPI
+import TributaryHTTP
 
 extension NewsSandbox {
     /// `/feeds/{category}.rss` or `.atom`: the category's latest headlines as RSS 2.0 or Atom,
@@ -126,19 +127,7 @@ extension NewsSandbox {
         return xml + "</feed>\n"
     }
 
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { HTMLText.escaped(text) }
 
     /// `date` as RSS writes it: `Thu, 15 Jan 2026 12:00:00 +0000`, or in the older short form
     /// with a named zone and a two-digit year: `15 Jan 26 07:00:00 EST`.

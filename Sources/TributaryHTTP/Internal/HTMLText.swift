@@ -50,6 +50,24 @@ package enum HTMLText {
         "sub", "sup", "u",
     ]
 
+    /// `text` with the characters that are markup in HTML (`&`, `<`, `>`, `"`, `'`) written as
+    /// references, for text put into a page, an attribute or a feed.
+    package static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
     /// `text` with its character references decoded as HTML decodes them: every named
     /// reference of HTML5, the HTML 4 names also without their semicolon, and numeric ones,
     /// where a number that stands for no character is U+FFFD. Anything else stays as written.

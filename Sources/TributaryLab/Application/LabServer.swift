@@ -193,9 +193,11 @@ public struct LabServer: Sendable {
             pool: RunPool(workers: configuration.runs.workers, queueLength: configuration.runs.queueLength),
             budget: configuration.runs,
             authenticator: signedIn,
-            maximumBodySize: configuration.maximumBodySize
+            maximumBodySize: configuration.maximumBodySize,
+            shared: SharedRuns()
         )
         .addRoutes(to: router)
+        router.addRoutes(EmbedController(store: store).routes, atPath: "embed")
         if let news {
             router.group().add(middleware: signedIn).get(
                 "img",

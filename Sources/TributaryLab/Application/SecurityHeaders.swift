@@ -3,7 +3,8 @@ import Hummingbird
 
 /// Adds to every answer, errors included, the headers that keep a page to itself: a content
 /// security policy that runs only the lab's own scripts, no sniffing of content types, no
-/// referrer to other sites and no framing.
+/// referrer to other sites and no framing — except under `/embed/`, the diagrams made to be
+/// put in other sites' pages, which any page may frame.
 struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request,
@@ -16,7 +17,8 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        for field in SecurityFields.all { response.headers[field.name] = field.value }
+        let fields = request.uri.path.hasPrefix("/embed/") ? SecurityFields.embeddable : SecurityFields.all
+        for field in fields { response.headers[field.name] = field.value }
         return response
     }
 }
@@ -28,11 +30,15 @@ extension HTTPField.Name {
 
 /// The header fields ``SecurityHeaders`` adds, made once.
 enum SecurityFields {
-    static var policy: ContentSecurityPolicy {
+    static var policy: ContentSecurityPolicy { policy(framedBy: .none) }
+
+    static func policy(framedBy ancestors: ContentSecurityPolicy.URIRestrictionValue) -> ContentSecurityPolicy
+    {
         [
             .defaultSrc(.self), .scriptSrc(.self), .styleSrc(.self),
             .imgSrc(.self, .scheme(.init(rawValue: "blob:")), .scheme(.init(rawValue: "data:"))),
-            .connectSrc(.self), .fontSrc(.self), .objectSrc(.none), .baseURI(.none), .frameAncestors(.none),
+            .connectSrc(.self), .fontSrc(.self), .objectSrc(.none), .baseURI(.none),
+            .frameAncestors(ancestors),
             .formAction(.self),
         ]
     }
@@ -42,5 +48,12 @@ enum SecurityFields {
         .xContentTypeOptions: "nosniff",
         .referrerPolicy: "same-origin",
         .xFrameOptions: "DENY",
+    ]
+
+    /// For `/embed/`: framed by any page, otherwise as closed as the rest.
+    static let embeddable: HTTPFields = [
+        .contentSecurityPolicy: policy(framedBy: "*").description,
+        .xContentTypeOptions: "nosniff",
+        .referrerPolicy: "same-origin",
     ]
 }

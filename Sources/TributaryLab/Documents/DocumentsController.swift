@@ -126,14 +126,22 @@ struct DocumentsController {
     }
 
     @Sendable func version(_ request: Request, context: LabRequestContext) async throws -> Response {
-        guard let number = context.parameters.get("number").flatMap(Int.init), number > 0 else {
-            throw LabError.notFound("such version")
-        }
-        let version = try await service.store.version(try Self.id(context), number: number)
+        let version = try await service.store.version(
+            try Self.id(context),
+            number: try Self.versionNumber(context)
+        )
         return LabJSON.response(DocumentBody(version), headers: [.eTag: "\"\(version.version)\""])
     }
 
     // MARK: Pieces of the routes
+
+    /// The route's `:number`, a version from 1.
+    static func versionNumber(_ context: LabRequestContext) throws(LabError) -> Int {
+        guard let number = context.parameters.get("number").flatMap(Int.init), number > 0 else {
+            throw .notFound("such version")
+        }
+        return number
+    }
 
     static func id(_ context: LabRequestContext) throws(LabError) -> String {
         guard let id = context.parameters.get("id"), DocumentID.isWellFormed(id) else {

@@ -15,7 +15,9 @@ struct PagesController {
     var routes: RouteCollection<LabRequestContext> {
         let routes = RouteCollection(context: LabRequestContext.self)
         routes.get(use: home)
-        for path: RouterPath in ["news", "streams", "streams/:id", "recordings", "recordings/:id"] {
+        for path: RouterPath in [
+            "news", "streams", "streams/:id", "streams/:id/versions/:number", "recordings", "recordings/:id",
+        ] {
             routes.get(path, use: page)
         }
         routes.get("app/:file", use: file)

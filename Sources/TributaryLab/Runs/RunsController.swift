@@ -6,8 +6,9 @@ import TributaryLabWire
 import TributaryStreams
 
 /// Runs of documents: `POST /api/run`, `POST /api/diagram.svg`, `POST /api/marbles`, which take
-/// any document and so need the token or the session, and `GET /api/streams/{id}/diagram.svg`,
-/// which draws a stored one for whoever has its link.
+/// any document and so need the token or the session, and `GET /api/streams/{id}/run` and
+/// `GET /api/streams/{id}/diagram.svg` (`?version=N`, the latest by default), which run and draw
+/// a stored version for whoever has its link, once per version (see ``SharedRuns``).
 ///
 /// Every run has a budget — real time, events, operators and the bytes of its answer — and runs
 /// on threads of its own (``RunPool``), so that no run, however heavy, delays another request.
@@ -23,6 +24,8 @@ struct RunsController {
     let budget: RunBudget
     let authenticator: LabAuthenticator
     let maximumBodySize: Int
+    /// The stored versions run and drawn for their links.
+    let shared: SharedRuns
 
     /// The longest marble diagram `/api/marbles` reads: a diagram longer than this is no longer
     /// one a person draws.
@@ -30,6 +33,7 @@ struct RunsController {
 
     func addRoutes(to router: Router<LabRequestContext>) {
         router.get("api/streams/:id/diagram.svg", use: storedDiagram)
+        router.get("api/streams/:id/run", use: storedRun)
         let runs = RouteCollection(context: LabRequestContext.self)
         runs.add(middleware: authenticator)
         runs.post("run", use: run)
@@ -43,26 +47,7 @@ struct RunsController {
         let document = try await DocumentsController.document(of: request, limit: maximumBodySize)
         let budget = budget
         let body = try await execute { () throws(LabError) -> Data in
-            let timeline = try Self.timeline(of: document, budget: budget)
-            let drawing = try Self.withinBudget { () throws(StreamError) in
-                try TextLanes.draw(timeline, document: document, maximumBytes: budget.outputBytes)
-            }
-            struct Body: Encodable {
-                var marbles: String
-                var values: [String: StreamValue]
-                var timeline: [Timeline.Event]
-                var isTruncated: Bool
-            }
-            let values = Dictionary(uniqueKeysWithValues: drawing.values.map { (String($0.key), $0.value) })
-            let body = Body(
-                marbles: drawing.text,
-                values: values,
-                timeline: timeline.events,
-                isTruncated: timeline.isTruncated
-            )
-            guard let data = try? LabJSON.encoder.encode(body) else { throw LabError.unencodable }
-            try Self.check(output: data.count, budget: budget)
-            return data
+            try Self.runBody(of: document, budget: budget)
         }
         return Response(
             status: .ok,
@@ -71,13 +56,97 @@ struct RunsController {
         )
     }
 
+    /// A stored version's run, as `POST /api/run` answers it, for whoever has its link.
+    @Sendable func storedRun(_ request: Request, context: LabRequestContext) async throws -> Response {
+        Self.answer(
+            try await sharedVersion(request, context: context).run,
+            type: "application/json; charset=utf-8"
+        )
+    }
+
+    /// `200` with `body`, of `type`, which a browser asks for again rather than keep.
+    private static func answer(_ body: Data, type: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: type, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+
+    /// The version `?version=` names (the latest without it), run and drawn, kept or made once.
+    private func sharedVersion(
+        _ request: Request,
+        context: LabRequestContext
+    ) async throws -> SharedRuns.Drawn {
+        let id = try DocumentsController.id(context)
+        let stored: StoredDocument
+        if let text = request.uri.queryParameters["version"] {
+            guard let number = Int(text), number > 0 else {
+                throw LabError.badRequest("badVersion", "A version is a number from 1.")
+            }
+            stored = try await store.version(id, number: number)
+        } else {
+            stored = try await store.document(id)
+        }
+        let (document, title, budget) = (stored.document, stored.title, budget)
+        return try await shared.drawn(.init(id: id, version: stored.version), for: context.remoteHost) {
+            try await execute { () throws(LabError) -> SharedRuns.Drawn in
+                let timeline = try Self.timeline(of: document, budget: budget)
+                let svg = Data(SVGRenderer.render(timeline, document: document, title: title).utf8)
+                try Self.check(output: svg.count, budget: budget)
+                return SharedRuns.Drawn(
+                    run: try Self.runBody(of: document, timeline: timeline, budget: budget),
+                    svg: svg
+                )
+            }
+        }
+    }
+
+    /// The JSON of a run: the marbles as text with their values, the timeline, and whether a
+    /// guard stopped it.
+    static func runBody(
+        of document: StreamDocument,
+        timeline given: Timeline? = nil,
+        budget: RunBudget
+    ) throws(LabError)
+        -> Data
+    {
+        let timeline: Timeline
+        if let given {
+            timeline = given
+        } else {
+            timeline = try Self.timeline(of: document, budget: budget)
+        }
+        let drawing = try Self.withinBudget { () throws(StreamError) in
+            try TextLanes.draw(timeline, document: document, maximumBytes: budget.outputBytes)
+        }
+        struct Body: Encodable {
+            var marbles: String
+            var values: [String: StreamValue]
+            var timeline: [Timeline.Event]
+            var isTruncated: Bool
+        }
+        let values = Dictionary(uniqueKeysWithValues: drawing.values.map { (String($0.key), $0.value) })
+        let body = Body(
+            marbles: drawing.text,
+            values: values,
+            timeline: timeline.events,
+            isTruncated: timeline.isTruncated
+        )
+        guard let data = try? LabJSON.encoder.encode(body) else { throw LabError.unencodable }
+        try Self.check(output: data.count, budget: budget)
+        return data
+    }
+
     @Sendable func diagram(_ request: Request, context: LabRequestContext) async throws -> Response {
         try await svg(try await DocumentsController.document(of: request, limit: maximumBodySize))
     }
 
     @Sendable func storedDiagram(_ request: Request, context: LabRequestContext) async throws -> Response {
-        let current = try await store.document(try DocumentsController.id(context))
-        return try await svg(current.document, title: current.title)
+        Self.answer(
+            try await sharedVersion(request, context: context).svg,
+            type: "image/svg+xml; charset=utf-8"
+        )
     }
 
     /// A recording's lanes drawn: `?lanes=a,b` (all by default) and `frame`, as

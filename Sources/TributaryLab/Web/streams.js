@@ -48,8 +48,11 @@ function errorText(error) {
 }
 
 export function renderStreams(main, navigate) {
-  const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
-  return id ? renderEditor(main, navigate, id) : renderList(main, navigate);
+  // `/streams/{id}`, the latest version, or `/streams/{id}/versions/{n}`, always that one.
+  const parts = location.pathname.split('/');
+  const id = decodeURIComponent(parts[2] ?? '');
+  const pinned = parts[3] === 'versions' && /^[1-9][0-9]{0,9}$/.test(parts[4] ?? '') ? Number(parts[4]) : null;
+  return id ? renderEditor(main, navigate, id, pinned) : renderList(main, navigate);
 }
 
 function renderList(main, navigate) {
@@ -104,8 +107,11 @@ function renderList(main, navigate) {
   return () => {};
 }
 
-function renderEditor(main, navigate, id) {
+function renderEditor(main, navigate, id, pinned) {
   let base = null;          // the version the text is based on
+  // Without the lab's session, or on a link to one version, the page shows the saved version as
+  // the lab ran and drew it, and nothing can be changed.
+  let readOnly = pinned !== null;
   let baseDocument = null;  // that version's document, which a merge compares both sides with
   let latest = null;        // the newest version known
   let dirty = false;
@@ -197,6 +203,12 @@ function renderEditor(main, navigate, id) {
   });
 
   function updateButtons() {
+    if (readOnly) {
+      saveButton.disabled = true;
+      saveReason.textContent = '';
+      versionPill.textContent = base === null ? '' : `version ${base} · read-only`;
+      return;
+    }
     saveButton.disabled = !dirty || base === null || problem !== null;
     const why = base === null ? 'The document is still loading.'
       : problem !== null ? 'Nothing to save until the document is valid.'
@@ -215,6 +227,7 @@ function renderEditor(main, navigate, id) {
     latest = Math.max(latest ?? 0, version);
     dirty = false;
     banner.replaceChildren();
+    if (readOnly) enterReadOnly();
     updateButtons();
     drawForm(documentObject);
     operatorCatalogue().then((list) => {
@@ -270,6 +283,13 @@ function renderEditor(main, navigate, id) {
   async function run() {
     const serial = ++runs;
     const { value, failure } = parsed();
+    if (readOnly && base !== null && !dirty) {
+      showRun(serial, value, ...await Promise.all([
+        api(`/api/streams/${id}/run?version=${base}`),
+        fetch(`/api/streams/${id}/diagram.svg?version=${base}`),
+      ]));
+      return;
+    }
     if (failure) {
       text.setAttribute('aria-invalid', 'true');
       error.textContent = jsonError(text.value)?.message ?? failure.message;
@@ -282,6 +302,17 @@ function renderEditor(main, navigate, id) {
       api('/api/run', { method: 'POST', body: JSON.stringify(value) }),
       fetch('/api/diagram.svg', { method: 'POST', body: JSON.stringify(value), headers: { 'Content-Type': 'application/json' } }),
     ]);
+    if (outcome.status === 401 && !readOnly) {
+      // Running any text needs the session; the saved version does not.
+      enterReadOnly();
+      run();
+      return;
+    }
+    showRun(serial, value, outcome, picture);
+  }
+
+  /** Shows a run's answer and its drawing, unless a later run is under way. */
+  async function showRun(serial, value, outcome, picture) {
     if (serial !== runs) return; // a later run is under way
     if (!outcome.ok) {
       text.setAttribute('aria-invalid', 'true');
@@ -463,6 +494,7 @@ function renderEditor(main, navigate, id) {
     });
     form.replaceChildren(...streams, ...nodes);
     showMarbles();
+    disableForm();
   }
 
   async function loadVersions() {
@@ -473,6 +505,10 @@ function renderEditor(main, navigate, id) {
       el('button', {
         class: 'secondary', type: 'button', 'aria-label': `Open version ${version.number}`,
         onclick: async () => {
+          if (readOnly) {
+            navigate(`/streams/${id}/versions/${version.number}`);
+            return;
+          }
           const old = await api(`/api/streams/${id}/versions/${version.number}`);
           if (!old.ok) return;
           text.value = formatJSON(inDocumentOrder(old.body.document));
@@ -517,14 +553,66 @@ function renderEditor(main, navigate, id) {
       : errorText(answer.body.error) || 'The document could not be deleted.'));
   }
 
-  async function share() {
-    const link = `${location.origin}/streams/${id}`;
-    try {
-      await navigator.clipboard.writeText(link);
-      note.textContent = 'Link copied.';
-    } catch {
-      note.textContent = link;
+  /**
+   * Offers the links to share: the latest version, this version, and the diagram to embed in
+   * another page; each can be selected or copied.
+   */
+  function share() {
+    const version = base ?? pinned ?? 1;
+    const embed = `${location.origin}/embed/${id}/versions/${version}`;
+    const choices = [
+      ['Latest version', `${location.origin}/streams/${id}`, 'share-latest'],
+      [`This version (${version})`, `${location.origin}/streams/${id}/versions/${version}`, 'share-version'],
+      ['Embed the diagram', `<iframe src="${embed}" title="Marble diagram" width="640" height="360" style="border:0"></iframe>`, 'share-embed'],
+    ];
+    const rows = choices.map(([label, value, name]) => {
+      const field = el('input', { type: 'text', readonly: true, value, id: name, class: 'code', 'aria-label': label });
+      field.addEventListener('focus', () => field.select());
+      return el('div', { class: 'share-row' }, el('label', { for: name }, label), field,
+        el('button', { class: 'secondary', type: 'button', onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(value);
+            note.textContent = `${label}: copied.`;
+          } catch {
+            field.select();
+            note.textContent = 'Press Ctrl+C (⌘C) to copy.';
+          }
+        } }, 'Copy'));
+    });
+    const panel = el('div', { class: 'banner share', role: 'dialog', 'aria-label': 'Share', id: 'share-panel' },
+      ...rows, el('button', { class: 'secondary', type: 'button', onclick: () => panel.remove() }, 'Close'));
+    document.getElementById('share-panel')?.remove();
+    banner.append(panel);
+    panel.querySelector('input').focus();
+  }
+
+  /**
+   * Makes the page a view of the saved version: the JSON, the form, Save and Delete cannot be
+   * used, and one sentence says how to get in.
+   */
+  function enterReadOnly() {
+    readOnly = true;
+    text.readOnly = true;
+    disableForm();
+    for (const button of [saveButton, deleteButton]) {
+      button.disabled = true;
+      button.title = 'Open the link `tributary lab` printed to edit.';
     }
+    updateButtons();
+    const latestLink = pinned !== null
+      ? [' ', el('a', { href: `/streams/${id}`, 'data-internal': true, id: 'latest-link' }, 'See the latest version.')]
+      : [];
+    banner.replaceChildren(el('p', { class: 'read-only-note', role: 'status', id: 'read-only-note' },
+      pinned !== null
+        ? `Version ${pinned} of this document, as it was saved, read-only.`
+        : 'Read-only: this is the saved document as the lab ran it. To edit, open the link `tributary lab` printed.',
+      ...latestLink));
+  }
+
+  /** Every control of the form, disabled, in a read-only view. */
+  function disableForm() {
+    if (!readOnly) return;
+    for (const control of form.querySelectorAll('input, select, textarea, button')) control.disabled = true;
   }
 
   /** A short line of what a part holds, for choosing between two versions of it. */
@@ -652,7 +740,7 @@ function renderEditor(main, navigate, id) {
     return !value || !sameJSON(value, message.document);
   }
 
-  api(`/api/streams/${id}`).then(({ status: code, body }) => {
+  api(pinned === null ? `/api/streams/${id}` : `/api/streams/${id}/versions/${pinned}`).then(({ status: code, body }) => {
     if (code === 404) {
       main.replaceChildren(el('h1', {}, 'No such document'),
         el('p', { role: 'alert' }, `There is no document “${id}”: it may have been deleted, or the link is not whole.`),
@@ -664,6 +752,10 @@ function renderEditor(main, navigate, id) {
       return;
     }
     show(body.document, body.version);
+    if (pinned !== null) {
+      enterReadOnly();
+      return;
+    }
     connect();
   }).catch(() => main.replaceChildren(el('h1', {}, 'Document'), status('failed', 'The lab could not be reached.')));
 

@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TributaryHTTP
+
+/// `/embed/{id}` and `/embed/{id}/versions/{n}`: a document's diagram alone, sized to whatever
+/// frame holds it, light or dark as the reader's system is, with a link back to the document;
+/// the one page other sites may frame (see ``SecurityHeaders``). The diagram is the one
+/// `GET /api/streams/{id}/diagram.svg` draws, once per version.
+struct EmbedController {
+    let store: any DocumentStore
+
+    var routes: RouteCollection<LabRequestContext> {
+        let routes = RouteCollection(context: LabRequestContext.self)
+        routes.get(":id", use: embed)
+        routes.get(":id/versions/:number", use: embed)
+        return routes
+    }
+
+    @Sendable func embed(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let id = try DocumentsController.id(context)
+        let stored: StoredDocument
+        if context.parameters.get("number") != nil {
+            stored = try await store.version(id, number: try DocumentsController.versionNumber(context))
+        } else {
+            stored = try await store.document(id)
+        }
+        let title = HTMLText.escaped(stored.title)
+        let version = stored.version
+        let page = """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(title), version \(version) · Tributary lab</title>
+            <link rel="stylesheet" href="/app/embed.css">
+            </head>
+            <body>
+            <figure>
+            <img src="/api/streams/\(id)/diagram.svg?version=\(version)" alt="Marble diagram of \(title), version \(version)">
+            <figcaption><a href="/streams/\(id)/versions/\(version)" target="_blank" rel="noopener">\(title) · version \(version) · open in the lab</a></figcaption>
+            </figure>
+            </body>
+            </html>
+
+            """
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: page))
+        )
+    }
+}
