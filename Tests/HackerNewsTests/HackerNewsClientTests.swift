@@ -9,7 +9,7 @@ import TributaryTestSupport
 
 /// The client against the sandbox and a server that counts, over loopback.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct HackerNewsClientTests {

@@ -9,7 +9,7 @@ import TributaryTestSupport
 
 @MainActor
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct StoriesViewModelTests {
@@ -82,7 +82,7 @@ struct StoriesViewModelTests {
 
 @MainActor
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct CommentsViewModelTests {

@@ -29,7 +29,7 @@ func withTMDb<Result: Sendable>(
 
 /// The client against the sandbox's TMDb, over loopback.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct TMDbClientTests {

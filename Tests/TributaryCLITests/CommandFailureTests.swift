@@ -9,7 +9,7 @@ import TributaryTestSupport
 /// Every command says what failed the same way: one line after `error: `, naming the request
 /// and the cause when a server cannot be reached. Port 1 on loopback is closed.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct CommandFailureTests {

@@ -9,7 +9,7 @@ import TributaryTestSupport
 
 /// `tributary hn`, run in-process against the sandbox it starts.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct HackerNewsCommandTests {

@@ -8,7 +8,7 @@ import TributaryTestSupport
 
 /// `tributary images fetch` against the sandbox it starts in-process.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct ImagesCommandTests {

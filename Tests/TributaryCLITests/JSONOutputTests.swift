@@ -12,7 +12,7 @@ import TributaryTestSupport
 /// byte from 0x80 to 0x9F in a feed, goes through every command that prints JSON, and the
 /// output parses back to the very text the server sent.
 @Suite(
-    .timeLimit(.minutes(2)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts servers and runs hundreds of commands; runs in the plain pass")
 )
 struct JSONOutputTests {

@@ -11,7 +11,7 @@ import TributaryTestSupport
 
 /// `tributary lab`, served in-process on a free port.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct LabCommandTests {

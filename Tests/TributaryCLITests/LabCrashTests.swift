@@ -12,7 +12,7 @@ import TributaryTestSupport
 /// The lab killed with SIGKILL in the middle of saves, again and again: every save it answered
 /// with 2xx is there afterwards, and the versions run on without a gap.
 @Suite(
-    .timeLimit(.minutes(2)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct LabCrashTests {

@@ -10,7 +10,7 @@ import TributaryTestSupport
 
 /// `tributary news` and `tributary sandbox`, run in-process against real sandboxes.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct NewsCommandTests {
@@ -232,7 +232,7 @@ struct NewsCommandTests {
 }
 
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct NewsFeedCommandTests {

@@ -11,7 +11,7 @@ import TributaryTestSupport
 @testable import TributaryCLI
 
 /// `tributary recordings list / show / document / test` against a lab holding a recording.
-@Suite(.timeLimit(.minutes(1)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
+@Suite(.timeLimit(.minutes(5)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
 struct RecordingsCommandTests {
     func command<Command: ParsableCommand>(_ arguments: [String], as: Command.Type) throws -> Command {
         try #require(try TributaryCommand.parseAsRoot(arguments) as? Command)

@@ -8,7 +8,7 @@ import TributaryTestSupport
 
 /// `tributary streams push / pull / watch` against a running lab.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .unsanitized("starts sandboxes and CPU-bound; runs in the plain pass")
 )
 struct StreamsLabCommandTests {

@@ -9,7 +9,7 @@ func sample(_ name: String) throws -> StreamDocument {
 }
 
 /// The store on both backends: real SQLite files, and a real PostgreSQL server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct DocumentStoreTests {
     /// What was saved is there when the store is opened again.
     @Test(arguments: StoreBackend.available)

@@ -9,7 +9,7 @@ import TributaryTestSupport
 /// What anyone who reaches the lab's port might send it: absurd numbers, unbudgeted runs,
 /// forged names, half-sent requests, viewers that never read. None of it may crash, stall or
 /// exhaust the lab.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct HostileTests {
     /// A zip of one stream with itself `inputs` times.
     static func wideZip(inputs: Int, values: Int = 20) -> Data {

@@ -5,7 +5,7 @@ import TributaryLab
 
 /// Every route of the lab's API and every error, against a real server on loopback and a real
 /// SQLite file.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LabAPITests {
     @Test func answersItsHealthWithoutAToken() async throws {
         try await withLab { lab in

@@ -7,7 +7,7 @@ import TributaryLab
 import TributaryStreams
 
 /// The lab's application driven through Hummingbird's own test framework, without a socket.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LabApplicationTests {
     /// A store whose database has failed, with a detail nobody outside should read.
     struct FailedStore: DocumentStore {

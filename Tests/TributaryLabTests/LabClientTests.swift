@@ -11,7 +11,7 @@ import TributaryStreams
 import TributaryTestSupport
 
 /// The Swift client against a running lab.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LabClientTests {
     let token = "client-token-0123456789"
 

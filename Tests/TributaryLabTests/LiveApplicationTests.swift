@@ -16,7 +16,7 @@ import WSCore
 
 /// The live routes driven through Hummingbird's own test framework: the application started by
 /// `app.test(.live)`, its WebSockets opened by `client.ws`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LiveApplicationTests {
     static let token = "live-application-token-0123456789"
 

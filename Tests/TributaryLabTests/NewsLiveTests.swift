@@ -10,7 +10,7 @@ import TributaryLab
 import TributaryTestSupport
 
 /// The news reader's socket: inputs in, the view models' states out; and its thumbnails.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct NewsLiveTests {
     /// Keystrokes sent as they are typed reach the view model, which searches once typing rests:
     /// the page is shown the results of the last text only. In virtual time, so that the pause

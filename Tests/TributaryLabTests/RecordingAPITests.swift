@@ -47,7 +47,7 @@ extension LiveViewer {
 }
 
 /// `/api/recordings`: made, listed, read in pages and deleted, with the token.
-@Suite(.timeLimit(.minutes(1)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
+@Suite(.timeLimit(.minutes(5)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
 struct RecordingAPITests {
     @Test func makesListsPagesAndDeletesRecordings() async throws {
         try await withLab { lab in
@@ -135,7 +135,7 @@ struct RecordingAPITests {
 }
 
 /// `/api/recordings/{id or name}/ingest`: recorders' batches, each event stored once.
-@Suite(.timeLimit(.minutes(1)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
+@Suite(.timeLimit(.minutes(5)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
 struct RecordingIngestTests {
     /// A batch resent after a reconnection is stored once.
     @Test func storesABatchResentAfterAReconnectionOnce() async throws {
@@ -392,7 +392,7 @@ struct RecordingIngestTests {
 }
 
 /// `/api/recordings/{id}/live`: the snapshot, then the events as they are stored.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct RecordingLiveTests {
     @Test func aViewerSeesTheSnapshotThenEveryEventOnceThenTheDeletion() async throws {
         try await withLab { lab in
@@ -462,7 +462,7 @@ extension RecordingLiveTests {
 }
 
 /// Lanes turned into a stream document, a diagram and a test.
-@Suite(.timeLimit(.minutes(1)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
+@Suite(.timeLimit(.minutes(5)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
 struct RecordingDocumentTests {
     /// Lane `a` has two subscriptions, one after the other, that both end; lane `b` fails; `c` is
     /// never asked for.

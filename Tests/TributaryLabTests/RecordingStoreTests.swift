@@ -27,7 +27,7 @@ extension StorePlace {
 }
 
 /// The recording store on both backends, in the document store's own database.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct RecordingStoreTests {
     let recorder = UUID()
 

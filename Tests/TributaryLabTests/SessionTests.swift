@@ -9,7 +9,7 @@ import TributaryLab
 
 /// The printed `/?token=` link becomes a session cookie, which writes only from the lab's own
 /// pages.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SessionTests {
     @Test func theTokenLinkSetsAStrictHTTPOnlyCookie() async throws {
         try await withLab { lab in

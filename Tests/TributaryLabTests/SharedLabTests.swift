@@ -6,7 +6,7 @@ import TributaryLab
 import TributaryTestSupport
 
 /// Two lab instances behind one address: each with a store of its own on one PostgreSQL database.
-@Suite(.timeLimit(.minutes(1)), .enabled(if: StoreBackend.available.contains(.postgres)))
+@Suite(.timeLimit(.minutes(5)), .enabled(if: StoreBackend.available.contains(.postgres)))
 struct SharedLabTests {
     struct Instance: Sendable {
         let lab: LabConnection
@@ -158,7 +158,7 @@ struct SharedLabTests {
 }
 
 /// The PostgreSQL store's own failures.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct PostgresDocumentStoreTests {
     @Test func refusesWhatIsNotAPostgresURL() {
         for url in ["http://example.com/db", "postgres://", "not a url", "postgres://h/db?sslmode=sometimes"]

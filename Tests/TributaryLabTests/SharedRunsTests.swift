@@ -8,7 +8,7 @@ import TributaryTestSupport
 /// A share link's run and diagram: each version run once and kept, for whoever has the link,
 /// within a per-address allowance of runs; and the embeddable diagram, the one page others may
 /// frame.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SharedRunsTests {
     /// A clock the test moves by hand.
     final class Clock: Sendable {

@@ -64,7 +64,7 @@ func withNewsLab(
 }
 
 /// The pages, their files and their headers.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct WebAppTests {
     /// Every page is the app's HTML, deep links included, with headers that keep it to itself.
     @Test func servesThePagesWithTheirSecurityHeaders() async throws {

@@ -108,7 +108,7 @@ extension WebSocketFrames.Action {
 }
 
 /// The same, against a lab on loopback, over raw sockets.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct WebSocketLimitTests {
     /// Opens `path` as a WebSocket, with the token or without, and waits for the `101`.
     static func open(_ path: String, port: Int, token: String?) async throws -> RawConnection {

@@ -9,7 +9,7 @@ enum Failure: Error, Equatable {
     case other
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct MarbleTestTests {
     @Test func searchWaitsForTypingToStop() {
         let test = MarbleTest()
@@ -155,7 +155,7 @@ struct MarbleTestTests {
 }
 
 /// RxJS's marble-testing guide, written again in Swift, with the guide's own marbles.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct RxJSGuideExamples {
     /// The guide's merge of two hot observables that began before the subscription.
     @Test func mergeOfTwoHotObservables() {

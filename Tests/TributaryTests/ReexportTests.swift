@@ -9,7 +9,7 @@ import TributaryTestSupport
 
 /// `import Tributary` alone gives an app Combine's vocabulary on every platform.
 @Suite struct ReexportTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func dispatchQueueIsAScheduler() async {
         let queue = DispatchQueue(label: "tributary.tests.scheduler")
         let onQueue = await withCheckedContinuation { continuation in
@@ -29,7 +29,7 @@ import TributaryTestSupport
 
     /// The publisher is Foundation's real data task; a URL scheme it cannot load fails
     /// through the publisher as a `URLError`, without a network.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func urlSessionPublishesADataTask() async throws {
         let url = try #require(URL(string: "tributary-unsupported://example/feed"))
         var cancellable: AnyCancellable?

@@ -13,7 +13,7 @@ import TributaryHTTP
 import TributaryHTTPTesting
 import TributaryTestSupport
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct NewsClientTests {
     @Test func sendsTheKeyInTheHeaderAndNeverShowsIt() async throws {
         let handler = InMemoryLogHandler()

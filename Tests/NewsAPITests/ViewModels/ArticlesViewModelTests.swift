@@ -10,7 +10,7 @@ import TributaryHTTPTesting
 import TributaryTestSupport
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ArticlesViewModelTests {
     let scheduler = DispatchQueue.test
 

@@ -10,7 +10,7 @@ import TributaryTestSupport
 
 /// The screen that reads an RSS or Atom feed, over the sandbox's feeds.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct FeedViewModelTests {
     let scheduler = DispatchQueue.test
 

@@ -6,7 +6,7 @@ import Tributary
 import TributaryTestSupport
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SourcesViewModelTests {
     let scheduler = DispatchQueue.test
 

@@ -8,7 +8,7 @@ import TributaryFeeds
 import TributaryHTTP
 
 /// The sandbox's RSS and Atom feeds, read through the real client over loopback.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct FeedRoutesTests {
     @Test(arguments: ["rss", "atom"])
     func servesEachCategoryAsAFeedWithRealWorldQuirks(format: String) async throws {

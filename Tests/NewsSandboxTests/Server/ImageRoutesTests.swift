@@ -5,7 +5,7 @@ import TributaryAsyncHTTPClient
 import TributaryImages
 
 /// The sandbox's generated images, loaded through the image pipeline over loopback.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ImageRoutesTests {
     func withPipeline<Result: Sendable>(
         _ body: (URL, ImagePipeline) async throws -> Result

@@ -8,7 +8,7 @@ import TributaryHTTP
 import TributaryTestSupport
 
 /// The sandbox over loopback, through the real client.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct NewsSandboxTests {
     @Test func servesTopHeadlinesByCountryAndCategory() async throws {
         try await withSandbox { url, transport in
@@ -260,7 +260,7 @@ struct NewsSandboxTests {
 }
 
 /// A sandbox that cannot listen says where and why, in the system's words.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SandboxListenTests {
     @Test func saysWhyItCannotListen() async throws {
         try await NewsSandbox.withRunning { url in
@@ -287,7 +287,7 @@ struct SandboxListenTests {
 
 /// Where the sandbox says it is: the address it listens on or the URL it was given, never
 /// what a request's `Host` claims.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SandboxOriginTests {
     @Test func listensOnAnIPv6Address() async throws {
         try await withSandbox(.init(host: "::1")) { url, transport in

@@ -4,7 +4,7 @@ import Testing
 import TributaryHTTP
 import TributaryHTTPTesting
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct APIClientTests {
     let base = URL(string: "https://newsapi.org/v2")!
 

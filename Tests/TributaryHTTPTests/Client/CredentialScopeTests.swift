@@ -6,7 +6,7 @@ import TributaryHTTPTesting
 
 /// Credentials reach the client's own origin and nothing else: not an absolute URL elsewhere,
 /// not a redirect to another origin, through both transports.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct CredentialScopeTests {
     static let transports = TransportKind.allCases
     let key = "s3cr3t-key"

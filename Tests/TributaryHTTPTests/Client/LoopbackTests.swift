@@ -7,7 +7,7 @@ import TributaryHTTPTesting
 import TributaryTestSupport
 
 /// Every way a real server on loopback can answer, through both transports.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LoopbackTests {
     static let transports = TransportKind.allCases
 

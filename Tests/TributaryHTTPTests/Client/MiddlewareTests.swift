@@ -8,7 +8,7 @@ import TributaryHTTP
 import TributaryHTTPTesting
 import TributaryTestSupport
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct MiddlewareTests {
     let base = URL(string: "https://newsapi.org/v2")!
     let key = "0123456789abcdef"

@@ -6,7 +6,7 @@ import TributaryHTTPTesting
 
 /// A server that fetches what its users typed reaches the public internet only: not itself,
 /// not its network, not by a name or a redirect that leads there.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct AddressPolicyTests {
     static let transports = TransportKind.allCases
 

@@ -4,7 +4,7 @@ import Testing
 import TributaryAsyncHTTPClient
 import TributaryHTTP
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct AsyncHTTPClientTransportTests {
     @Test func leavesABorrowedClientRunning() async throws {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)

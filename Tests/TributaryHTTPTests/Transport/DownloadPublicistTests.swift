@@ -9,7 +9,7 @@ import TributaryTestSupport
 #endif
 
 /// Progress and body pieces of a real download over loopback.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct DownloadPublicistTests {
     /// The events of downloading `path`, once the download ends.
     private func download(

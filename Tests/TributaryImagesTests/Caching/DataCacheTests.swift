@@ -129,7 +129,7 @@ struct DataCacheTests {
     }
 
     /// Kills a writing process at random moments; whatever the cache serves afterwards is whole.
-    @Test(.timeLimit(.minutes(2))) func processKilledMidWriteLeavesNoCorruptEntry() async throws {
+    @Test(.timeLimit(.minutes(5))) func processKilledMidWriteLeavesNoCorruptEntry() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let writer = try #require(Self.writerExecutable(), "DataCacheWriter is built with the tests")
         var served = 0
@@ -188,7 +188,7 @@ struct DataCacheTests {
 
     /// Stores, reads and removes one key from many threads at once: every read gives nil or
     /// one whole value that was stored, and the thread sanitizer watches the cache's state.
-    @Test(.timeLimit(.minutes(1))) func oneKeyStoredReadAndRemovedAtOnce() async throws {
+    @Test(.timeLimit(.minutes(5))) func oneKeyStoredReadAndRemovedAtOnce() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try DataCache(directory: directory)
         let values = (0..<4).map { bytes(2_000 + $0 * 500, UInt8($0 + 1)) }

@@ -6,7 +6,7 @@ import TributaryTestSupport
 @testable import TributaryImages
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ImageLoaderTests {
     @Test func loadsOnTheMainQueue() async throws {
         try await ImageServer.run { base, _ in
@@ -132,7 +132,7 @@ struct ImageLoaderTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ImagePrefetcherTests {
     @Test func prefetchedImagesAreInTheMemoryCache() async throws {
         try await ImageServer.run { base, log in

@@ -7,7 +7,7 @@ import TributaryTestSupport
 
 @testable import TributaryImages
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct ImagePipelineTests {
     func pipeline(
         imageCache: (any ImageCaching)? = ImageCache(),

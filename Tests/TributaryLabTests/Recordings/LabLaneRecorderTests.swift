@@ -9,7 +9,7 @@ import TributaryLabWire
 import TributaryTestSupport
 
 @Suite struct LabLaneRecorderTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func keepsTheAppRunningAndCountsWhatItDropsWithTheLabGone() async throws {
         // Port 1 on loopback: nothing listens there, so every connection is refused.
         let recorder = LabLaneRecorder(
@@ -46,7 +46,7 @@ private struct Both: LaneRecording {
     }
 }
 
-@Suite(.timeLimit(.minutes(2)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
+@Suite(.timeLimit(.minutes(5)), .unsanitized("moves megabytes through a lab; runs in the plain pass"))
 struct LabLaneRecorderIngestTests {
     private func client(_ lab: LabConnection) -> LabClient {
         LabClient(baseURL: lab.base, token: lab.token, transport: lab.transport, retryPolicy: .never)

@@ -19,7 +19,7 @@ struct MarblesPropertyTests {
 
     /// Timelines whose events stand on whole frames, each frame far enough from the one
     /// before for a group to fit, as any timeline read from marbles does.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func printedTimelinesReadBackAsTheSameEvents() async {
         await propertyCheck(
             count: 300,
@@ -72,7 +72,7 @@ struct MarblesPropertyTests {
 
     /// Diagrams built from every kind of piece: read, printed, and read again, they give the
     /// same events.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func printedDiagramsMeanWhatTheyMeant() async {
         await propertyCheck(
             count: 300,

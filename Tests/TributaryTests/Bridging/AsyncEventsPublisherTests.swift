@@ -3,7 +3,7 @@ import Testing
 import Tributary
 import TributaryTestSupport
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct AsyncEventsPublisherTests {
     /// Values wait for demand, in order; returning finishes, and each subscription runs anew.
     @Test func publishesWhatTheOperationSendsAsDemandAllows() async throws {

@@ -25,7 +25,7 @@ private final class Holder: Subscriber, @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct AsyncOperationPublisherTests {
     @Test func runsNothingBeforeDemandAndOnceForEachSubscription() async {
         let runs = Locked(0)

@@ -35,7 +35,7 @@ struct Counting: AsyncSequence, Sendable {
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(sequence: self) }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct AsyncSequencePublisherTests {
     @Test func publishesTheElementsThenFinishes() async throws {
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)

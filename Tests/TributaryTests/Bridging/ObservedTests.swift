@@ -18,7 +18,7 @@ import TributaryTestSupport
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ObservedTests {
     let scheduler = DispatchQueue.test
 
