@@ -165,6 +165,7 @@ let package = Package(
         .target(
             name: "TributaryLab",
             dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
                 "TributaryFeeds",
                 "Tributary",
                 "TributaryStreams",
@@ -251,6 +252,9 @@ let package = Package(
         .testTarget(
             name: "TributaryCLITests",
             dependencies: [
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "HackerNews",
                 "TMDb",
                 "TributaryLab",

@@ -23,8 +23,10 @@ struct LabCommand: AsyncParsableCommand {
             ($XDG_DATA_HOME/tributary/lab.sqlite), made on first start; with a postgres:// URL, \
             in PostgreSQL, which several labs behind one address can share, each passing on the \
             others' saves to its live viewers. Writes need the token \
-            (--token, TRIBUTARY_LAB_TOKEN, or one made up at start and printed); a document is \
-            read with its id. Ctrl-C stops the lab after the requests under way.
+            (--token, TRIBUTARY_LAB_TOKEN, or else one made up on first start, printed, and kept \
+            in a file beside the database that only its owner can read, so that a restart keeps \
+            the link and its sessions; --new-token replaces it); a document is read with its id. \
+            Ctrl-C stops the lab after the requests under way.
 
             The lab answers only to its own names: localhost, IP addresses, --host, and the host \
             of --public-url (TRIBUTARY_LAB_PUBLIC_URL), the address people reach it at behind a \
@@ -62,6 +64,14 @@ struct LabCommand: AsyncParsableCommand {
     )
     var tokenFile: String?
 
+    @Flag(
+        help: """
+            Make a new token, and keep it for the next start: the old link and every session \
+            it opened stop working.
+            """
+    )
+    var newToken = false
+
     @Option(
         name: .customLong("public-url"),
         help: "The lab's address behind a proxy, such as https://lab.example (TRIBUTARY_LAB_PUBLIC_URL)."
@@ -85,12 +95,15 @@ struct LabCommand: AsyncParsableCommand {
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
     enum CodingKeys: CodingKey {
-        case host, port, database, token, tokenFile, publicURL, newsBaseURL, record
+        case host, port, database, token, tokenFile, newToken, publicURL, newsBaseURL, record
     }
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         if token != nil, tokenFile != nil { throw ValidationError("Give --token or --token-file, not both.") }
+        if newToken, token != nil || tokenFile != nil {
+            throw ValidationError("--new-token makes a token; give it without --token or --token-file.")
+        }
         if let token = try givenToken(), token.count < 16 || token.contains(where: \.isWhitespace) {
             throw ValidationError("The token must be at least 16 characters, without spaces.")
         }
@@ -117,12 +130,15 @@ struct LabCommand: AsyncParsableCommand {
     func serve(console: Console, shutdownSignals: [UnixSignal]) async throws {
         let store: any DocumentStore
         let place: String
+        let tokenPlace: URL
         do {
             if let database, let url = URLComponents(string: database),
                 ["postgres", "postgresql"].contains(url.scheme?.lowercased())
             {
                 store = try PostgresDocumentStore(url: database)
                 place = "PostgreSQL at \(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")\(url.path)"
+                tokenPlace = LabPaths.defaultDatabase(environment: environment).deletingLastPathComponent()
+                    .appending(path: "postgres-lab.token")
             } else {
                 let path =
                     database.map { URL(fileURLWithPath: $0) }
@@ -130,12 +146,25 @@ struct LabCommand: AsyncParsableCommand {
                 try Self.makeFolder(of: path, console: console)
                 store = try SQLiteDocumentStore(path: path.path)
                 place = path.path
+                tokenPlace = path.deletingLastPathComponent().appending(
+                    path: path.lastPathComponent + ".token"
+                )
             }
         } catch {
             console.note("error: \(error)")
             throw ExitCode.failure
         }
-        let token = try givenToken() ?? LabServer.makeToken()
+        let token: String
+        if let given = try givenToken() {
+            token = given
+        } else {
+            do {
+                token = try LabTokenFile(url: tokenPlace).token(renewing: newToken, console: console)
+            } catch {
+                console.note("error: \(error)")
+                throw ExitCode.failure
+            }
+        }
         var configuration = LabConfiguration(host: host, port: port)
         configuration.publicURL = (publicURL ?? environment["TRIBUTARY_LAB_PUBLIC_URL"]).flatMap {
             URL(string: $0.hasSuffix("/") ? String($0.dropLast()) : $0)
@@ -164,7 +193,13 @@ struct LabCommand: AsyncParsableCommand {
             console.note("error: \(error)")
             throw ExitCode.failure
         } catch {
-            console.note("error: The lab cannot serve on \(host):\(port): \(error).")
+            if "\(error)".contains("Address already in use") {
+                console.note(
+                    "error: Port \(port) on \(host) is in use by another program: give the lab another with --port (0 picks a free one)."
+                )
+            } else {
+                console.note("error: The lab cannot serve on \(host):\(port): \(error).")
+            }
             throw ExitCode.failure
         }
     }

@@ -1,5 +1,8 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 import Testing
 import TributaryTestSupport
 
@@ -42,8 +45,126 @@ struct LabCommandTests {
         _ = await serving.result
     }
 
+    /// Serves a lab with `arguments` until `body` returns, handing it the printed link.
+    private func serving<Result>(
+        _ arguments: [String],
+        _ body: (_ link: URL, _ capture: CapturedConsole) async throws -> Result
+    ) async throws -> Result {
+        var command = try #require(try TributaryCommand.parseAsRoot(["lab"] + arguments) as? LabCommand)
+        command.environment = [:]
+        let capture = CapturedConsole()
+        let serving = Task { [command] in
+            try await command.serve(console: capture.console, shutdownSignals: [])
+        }
+        defer { serving.cancel() }
+        try await waitUntil {
+            capture.output.contains("Tributary lab at ") || capture.errors.contains("error:")
+        }
+        let line = try #require(capture.output.split(separator: "\n").first, "\(capture.errors)")
+        let link = try #require(line.split(separator: " ").last.flatMap { URL(string: String($0)) })
+        let result = try await body(link, capture)
+        serving.cancel()
+        _ = await serving.result
+        return result
+    }
+
+    /// Without --token, the token is kept beside the database, readable by its owner alone: a
+    /// restart keeps the link and the sessions it opened; --new-token ends both.
+    @Test func keepsItsTokenAndSessionsAcrossARestartUntilANewToken() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "lab-token-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appending(path: "lab.sqlite").path
+        let tokenFile = database + ".token"
+        let arguments = ["--port", "0", "--database", database]
+        // AsyncHTTPClient, which is told to leave redirects alone and keeps no cookies, to see
+        // each answer as it is.
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .disallow)
+        )
+        defer { _ = client.shutdown() }
+        /// The session cookie the link opens.
+        func signIn(_ link: URL) async throws -> String {
+            let answer = try await client.execute(
+                HTTPClientRequest(url: link.absoluteString),
+                timeout: .seconds(30)
+            )
+            return String(answer.headers.first(name: "set-cookie")?.prefix { $0 != ";" } ?? "")
+        }
+        /// Whether `cookie` is signed in.
+        func isSignedIn(_ link: URL, cookie: String) async throws -> Bool {
+            var request = HTTPClientRequest(
+                url: link.deletingLastPathComponent().appending(path: "api/session").absoluteString
+            )
+            request.headers.add(name: "Cookie", value: cookie)
+            let answer = try await client.execute(request, timeout: .seconds(30))
+            let body = try await answer.body.collect(upTo: 1 << 16)
+            return String(buffer: body).contains("true")
+        }
+        let (first, cookie) = try await serving(arguments) { link, capture async throws in
+            #expect(capture.errors.contains("The token is kept in \(tokenFile)"), "\(capture.errors)")
+            return (link, try await signIn(link))
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: tokenFile)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(cookie.hasPrefix("tributary_lab=") && !cookie.contains(first.query ?? "-"))
+        try await serving(arguments) { link, capture async throws in
+            #expect(link.query == first.query)
+            #expect(!capture.errors.contains("kept in"))
+            #expect(try await isSignedIn(link, cookie: cookie))
+            // A cookie changed by one character is no session.
+            let forged = String(cookie.dropLast()) + (cookie.last == "A" ? "B" : "A")
+            #expect(try await isSignedIn(link, cookie: forged) == false)
+        }
+        try await serving(arguments + ["--new-token"]) { link, capture async throws in
+            #expect(link.query != first.query)
+            #expect(capture.errors.contains("A new token, kept in \(tokenFile)"))
+            #expect(try await isSignedIn(link, cookie: cookie) == false)
+        }
+        // A token file that holds no token says so, and how to mend it.
+        try Data("short\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
+        var broken = try #require(try TributaryCommand.parseAsRoot(["lab"] + arguments) as? LabCommand)
+        broken.environment = [:]
+        let capture = CapturedConsole()
+        await #expect(throws: ExitCode.failure) {
+            try await broken.serve(console: capture.console, shutdownSignals: [])
+        }
+        #expect(
+            capture.errors.contains("holds no token") && capture.errors.contains("--new-token"),
+            "\(capture.errors)"
+        )
+    }
+
+    @Test func namesThePortInUseAndWhatToDo() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "lab-port-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await serving(["--port", "0", "--database", folder.appending(path: "a.sqlite").path]) {
+            link,
+            _ async throws in
+            let port = try #require(link.port)
+            var second = try #require(
+                try TributaryCommand.parseAsRoot([
+                    "lab", "--port", "\(port)", "--database", folder.appending(path: "b.sqlite").path,
+                ]) as? LabCommand
+            )
+            second.environment = [:]
+            let capture = CapturedConsole()
+            await #expect(throws: ExitCode.failure) {
+                try await second.serve(console: capture.console, shutdownSignals: [])
+            }
+            #expect(
+                capture.errors.hasSuffix(
+                    "error: Port \(port) on 127.0.0.1 is in use by another program: give the lab another with --port (0 picks a free one).\n"
+                ),
+                "\(capture.errors)"
+            )
+            #expect(capture.errors.split(separator: "\n").filter { $0.hasPrefix("error:") }.count == 1)
+        }
+    }
+
     @Test(arguments: [
         (["lab", "--port", "70000"], "--port must be from 0 to 65535"),
+        (["lab", "--new-token", "--token", "0123456789abcdefgh"], "--new-token makes a token"),
         (["lab", "--token", "short"], "at least 16 characters"),
     ])
     func refusesBadFlags(arguments: [String], message: String) {

@@ -11,6 +11,20 @@ import TributaryLab
 /// pages.
 @Suite(.timeLimit(.minutes(5)))
 struct SessionTests {
+    /// A link with a token that is not the lab's says, as a page for a person, what happened and
+    /// what to do; it opens no session.
+    @Test func aWrongTokenLinkExplainsItselfInAPage() async throws {
+        try await withLab { lab in
+            let wrong = try await lab.send(.get, "/?token=not-\(lab.token)", authorized: false)
+            #expect(wrong.status == 401)
+            #expect(wrong.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(
+                wrong.text.contains("This link does not open the lab") && wrong.text.contains("--new-token")
+            )
+            #expect(wrong.headers[.setCookie] == nil)
+        }
+    }
+
     @Test func theTokenLinkSetsAStrictHTTPOnlyCookie() async throws {
         try await withLab { lab in
             // AsyncHTTPClient itself, which leaves redirects alone, to see the answer as it is.

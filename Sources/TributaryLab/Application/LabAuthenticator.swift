@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -146,36 +147,48 @@ struct LabHostMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The sessions the printed link opens: random ids, which the cookie carries instead of the
-/// token, so that a cookie sent to another port of the same host gives away nothing lasting.
-/// The oldest go first beyond `capacity`; a restart of the lab ends them all.
+/// The sessions the printed link opens. A session's cookie carries an expiry, a random nonce
+/// and a signature of both made with a key drawn from the token — never the token itself — so a
+/// session outlives a restart of the lab as long as its token does: `--new-token` ends them all,
+/// and each ends after ``lifetime`` in any case.
 final class LabSessions: Sendable {
     static let cookieName = "tributary_lab"
 
-    private struct State {
-        var ids: Set<String> = []
-        var order: [String] = []
+    /// How long a session lasts.
+    let lifetime: Duration
+    private let key: SymmetricKey
+    private let now: @Sendable () -> Date
+
+    init(
+        token: String,
+        lifetime: Duration = .seconds(30 * 86_400),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        key = SymmetricKey(data: SHA256.hash(data: Data("tributary lab session key\u{0}\(token)".utf8)))
+        self.lifetime = lifetime
+        self.now = now
     }
 
-    private let capacity: Int
-    private let state = Protected(State())
-
-    init(capacity: Int = 10_000) { self.capacity = capacity }
-
-    /// A new session's id.
+    /// A new session's cookie value.
     func open() -> String {
-        let id = DocumentID.make() + DocumentID.make()
-        state.withLock { state in
-            state.ids.insert(id)
-            state.order.append(id)
-            if state.order.count > capacity {
-                let gone = state.order.prefix(state.order.count - capacity)
-                state.ids.subtract(gone)
-                state.order.removeFirst(gone.count)
-            }
-        }
-        return id
+        let expiry = Int(now().timeIntervalSince1970) + Int(lifetime.components.seconds)
+        let claim = "\(expiry).\(DocumentID.make())"
+        return claim + "." + signature(of: claim)
     }
 
-    func contains(_ id: String) -> Bool { state.withLock { $0.ids.contains(id) } }
+    /// Whether `value` is a session this lab's token signed that has not expired.
+    func contains(_ value: String) -> Bool {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, value.utf8.count <= 128, let expiry = Int(parts[0]),
+            expiry > Int(now().timeIntervalSince1970)
+        else { return false }
+        return LabAuthenticator.same(String(parts[2]), signature(of: "\(parts[0]).\(parts[1])"))
+    }
+
+    private func signature(of claim: String) -> String {
+        let code = HMAC<SHA256>.authenticationCode(for: Data(claim.utf8), using: key)
+        return Data(code).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
 }

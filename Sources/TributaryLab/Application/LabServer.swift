@@ -44,7 +44,7 @@ public struct LabServer: Sendable {
     /// The live viewers of each recording.
     let recordingHub = RecordingHub()
     /// The sessions the printed link opens.
-    let sessions = LabSessions()
+    let sessions: LabSessions
 
     public init(
         store: any DocumentStore,
@@ -56,6 +56,7 @@ public struct LabServer: Sendable {
         self.store = store
         self.recordings = recordings ?? store.recordings
         self.token = token
+        sessions = LabSessions(token: token)
         self.news = news
         self.configuration = configuration
     }

@@ -27,27 +27,48 @@ struct EmbedController {
         }
         let title = HTMLText.escaped(stored.title)
         let version = stored.version
+        return ServerPage.response(
+            title: "\(title), version \(version)",
+            stylesheet: "embed.css",
+            body: """
+                <figure>
+                <img src="/api/streams/\(id)/diagram.svg?version=\(version)" alt="Marble diagram of \(title), version \(version)">
+                <figcaption><a href="/streams/\(id)/versions/\(version)" target="_blank" rel="noopener">\(title) · version \(version) · open in the lab</a></figcaption>
+                </figure>
+                """,
+            cacheControl: "no-cache"
+        )
+    }
+}
+
+/// A page the server writes whole, for a person who reaches the lab outside its app.
+enum ServerPage {
+    /// An HTML page titled `title` (already escaped), with the lab's `stylesheet` and `body`.
+    static func response(
+        title: String,
+        stylesheet: String,
+        body: String,
+        status: HTTPResponse.Status = .ok,
+        cacheControl: String
+    ) -> Response {
         let page = """
             <!doctype html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(title), version \(version) · Tributary lab</title>
-            <link rel="stylesheet" href="/app/embed.css">
+            <title>\(title) · Tributary lab</title>
+            <link rel="stylesheet" href="/app/\(stylesheet)">
             </head>
             <body>
-            <figure>
-            <img src="/api/streams/\(id)/diagram.svg?version=\(version)" alt="Marble diagram of \(title), version \(version)">
-            <figcaption><a href="/streams/\(id)/versions/\(version)" target="_blank" rel="noopener">\(title) · version \(version) · open in the lab</a></figcaption>
-            </figure>
+            \(body)
             </body>
             </html>
 
             """
         return Response(
-            status: .ok,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: cacheControl],
             body: .init(byteBuffer: ByteBuffer(string: page))
         )
     }

@@ -35,7 +35,7 @@ struct PagesController {
         guard let given = request.uri.queryParameters["token"] else {
             return try await page(request, context: context)
         }
-        guard LabAuthenticator.same(String(given), token) else { throw LabError.unauthorized() }
+        guard LabAuthenticator.same(String(given), token) else { return Self.wrongToken }
         var response = Response(status: .seeOther, headers: [.location: "/", .cacheControl: "no-store"])
         response.setCookie(
             Cookie(
@@ -48,6 +48,28 @@ struct PagesController {
             )
         )
         return response
+    }
+
+    /// A link whose token is not the lab's, for a person rather than a program: what happened
+    /// and what to do.
+    static var wrongToken: Response {
+        ServerPage.response(
+            title: "This link does not open the lab",
+            stylesheet: "app.css",
+            body: """
+                <main id="main">
+                <h1>This link does not open the lab</h1>
+                <p role="alert">The token in this link is not the lab’s. The lab was given a new token since
+                the link was made (<code>tributary lab --new-token</code>), or the link was cut short when it
+                was copied.</p>
+                <p>Open the link <code>tributary lab</code> printed when it started — it ends in
+                <code>/?token=</code> and the whole token — or ask whoever runs the lab for it.</p>
+                <p>Documents whose links you have open without it, read-only: <a href="/streams">Stream documents</a>.</p>
+                </main>
+                """,
+            status: .unauthorized,
+            cacheControl: "no-store"
+        )
     }
 
     @Sendable func page(_ request: Request, context: LabRequestContext) async throws -> Response {
