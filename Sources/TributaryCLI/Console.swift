@@ -111,3 +111,8 @@ final class CapturedConsole: Sendable {
     var output: String { lines.withLock { $0.output } }
     var errors: String { lines.withLock { $0.errors } }
 }
+
+/// `count` and the noun for that many: `1 entry`, `2 entries`, `0 stories`.
+func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+}

@@ -247,7 +247,7 @@ final class ProgressBar: Sendable {
             let filled = width * state.done / total
             let bytes = state.received.values.reduce(0, +)
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            return "\r[\(bar)] \(state.done)/\(total) images, \(bytes / 1024) KiB"
+            return "\r[\(bar)] \(state.done)/\(counted(total, "image")), \(bytes / 1024) KiB"
         }
         if let line { console.write(line, isError: true) }
     }

@@ -275,7 +275,7 @@ enum MoviesFormat {
             )
         }
         let count = page.totalResults
-        var summary = "Page \(page.page) of \(page.totalPages); \(count) movie\(count == 1 ? "" : "s")"
+        var summary = "Page \(page.page) of \(page.totalPages); \(counted(count, "movie"))"
         if let dates = page.dates {
             let span = "\(dates.minimum) to \(dates.maximum)"
             summary += list == .upcoming ? ", opening \(span)" : ", in theatres \(span)"
@@ -294,7 +294,7 @@ enum MoviesFormat {
         if let runtime = details.runtime { facts.append("\(runtime) min") }
         facts.append(
             movie.rating.map {
-                "★ \(String(format: "%.1f", $0)) from \(movie.voteCount) vote\(movie.voteCount == 1 ? "" : "s")"
+                "★ \(String(format: "%.1f", $0)) from \(counted(movie.voteCount, "vote"))"
             }
                 ?? "not yet rated"
         )

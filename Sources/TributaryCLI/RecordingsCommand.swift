@@ -83,7 +83,9 @@ struct RecordingsCommand: AsyncParsableCommand {
             let recording = try await options.withClient { client in
                 try await client.recording(try await RecordingsCommand.resolve(id, client))
             }
-            console.print("\(recording.name): \(recording.events.count) events, \(recording.dropped) dropped")
+            console.print(
+                "\(recording.name): \(counted(recording.events.count, "event")), \(recording.dropped) dropped"
+            )
             guard marbles else {
                 for event in recording.events {
                     console.print(Self.line(event))

@@ -105,8 +105,8 @@ struct SandboxCommand: AsyncParsableCommand {
             let keys = configuration.apiKeys.joined(separator: ", ")
             console.print(
                 """
-                NewsSandbox serving \(sandbox.dataset.articles.count) articles from \
-                \(sandbox.dataset.sources.count) sources at \(url)
+                NewsSandbox serving \(counted(sandbox.dataset.articles.count, "article")) from \
+                \(counted(sandbox.dataset.sources.count, "source")) at \(url)
                 API key: \(keys)
                 Try: NEWSAPI_BASE_URL=\(url) NEWSAPI_KEY=\(configuration.apiKeys[0]) tributary news headlines
                 Hacker News at \(url.deletingLastPathComponent().appending(path: "hn/v0")), \

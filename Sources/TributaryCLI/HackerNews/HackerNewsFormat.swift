@@ -34,7 +34,7 @@ enum HackerNewsFormat {
             if let url = item.url { lines.append(indent + url.absoluteString) }
             lines.append(indent + "discuss: " + item.discussionURL.absoluteString)
         }
-        let summary = ["\(page.items.count) of \(page.totalCount) stories"] + leftOut
+        let summary = ["\(page.items.count) of \(counted(page.totalCount, "story", "stories"))"] + leftOut
         return lines.joined(separator: "\n") + "\n\n" + summary.joined(separator: "; ") + "."
     }
 
@@ -77,9 +77,12 @@ enum HackerNewsFormat {
             let score = "\(option.score ?? 0)"
             let votes = String(repeating: " ", count: width - score.count) + score
             let text = option.isDeleted ? "[deleted]" : option.plainText ?? "(no text)"
-            lines.append("  \(votes) points  \(text)" + (option.isDead ? " [dead]" : ""))
+            lines.append(
+                "  \(votes) \(option.score == 1 ? "point " : "points")  \(text)"
+                    + (option.isDead ? " [dead]" : "")
+            )
         }
-        var total = "\(poll.options.count) options, \(poll.totalVotes) points in all"
+        var total = "\(counted(poll.options.count, "option")), \(counted(poll.totalVotes, "point")) in all"
         if poll.unavailableCount > 0 { total += "; \(poll.unavailableCount) could not be loaded" }
         lines.append("  (\(total))")
         return lines
@@ -88,7 +91,7 @@ enum HackerNewsFormat {
     /// The replies, threaded and indented, then what did not load.
     private static func replies(_ thread: HNThread, now: Date) -> [String] {
         let comments = thread.comments
-        var lines = [comments.isEmpty ? "No comments." : "\(comments.count) comments:"]
+        var lines = [comments.isEmpty ? "No comments." : "\(counted(comments.count, "comment")):"]
         for comment in comments {
             let indent = String(repeating: "  ", count: comment.depth + 1)
             if comment.item.isDeleted {
@@ -160,12 +163,12 @@ enum HackerNewsFormat {
     private static func byline(_ item: HNItem, now: Date) -> String {
         var parts: [String] = []
         if let score = item.score, item.kind != .job {
-            parts.append("\(score) point\(score == 1 ? "" : "s")")
+            parts.append(counted(score, "point"))
         }
         if let author = item.author { parts.append("by \(author)") }
         if let time = item.time { parts.append(NewsFormat.age(of: time, now: now)) }
         if let descendants = item.descendants {
-            parts.append("\(descendants) comment\(descendants == 1 ? "" : "s")")
+            parts.append(counted(descendants, "comment"))
         }
         return parts.isEmpty ? "(no details)" : parts.joined(separator: " · ")
     }

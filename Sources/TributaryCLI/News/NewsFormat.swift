@@ -25,7 +25,7 @@ enum NewsFormat {
             lines.append("\(indent)\(article.source.name) · \(age(of: article.publishedAt, now: now))")
             lines.append("\(indent)\(article.url.absoluteString)")
         }
-        var summary = "\(page.articles.count) of \(page.totalResults) articles"
+        var summary = "\(page.articles.count) of \(counted(page.totalResults, "article"))"
         if page.skippedCount > 0 { summary += "; \(page.skippedCount) unreadable left out" }
         if page.removedCount > 0 { summary += "; \(page.removedCount) removed left out" }
         return lines.joined(separator: "\n") + "\n\n" + summary + "."
@@ -46,7 +46,7 @@ enum NewsFormat {
             )
             if let link = entry.link { lines.append("\(indent)\(link.absoluteString)") }
         }
-        return lines.joined(separator: "\n") + "\n\n\(entries.count) entr\(entries.count == 1 ? "y" : "ies")."
+        return lines.joined(separator: "\n") + "\n\n\(counted(entries.count, "entry", "entries"))."
     }
 
     /// A note of the flaws a feed was forgiven, or nil when it had none.
