@@ -3,7 +3,7 @@ public import NewsAPI
 
 /// The news a sandbox serves: sources and articles generated from a seed.
 ///
-/// The same seed and day always give the same dataset: 60 sources over the 7 categories, 10
+/// The same seed and day always give the same dataset: 70 sources over the 7 categories, 10
 /// countries and 6 languages, and 5,000 articles dated over the 30 days before
 /// ``referenceDate``, the start of that day (UTC), so that the news always reads as recent, with
 /// the untidiness of real responses (missing authors, descriptions, images and content; dates
@@ -68,7 +68,7 @@ public struct Dataset: Sendable {
     /// Generates the dataset for `seed`, dated up to the start of the day `day` falls on.
     ///
     /// The same seed gives the same articles on every day, only their dates move with it.
-    public init(seed: UInt64 = 1, day: Date = Date(), articleCount: Int = 5_000, sourceCount: Int = 60) {
+    public init(seed: UInt64 = 1, day: Date = Date(), articleCount: Int = 5_000, sourceCount: Int = 70) {
         self.seed = seed
         let referenceDate = Self.startOfDay(containing: day)
         self.referenceDate = referenceDate
@@ -117,7 +117,9 @@ public struct Dataset: Sendable {
         return (0..<count).map { index in
             let name = names[index % names.count] + (index < names.count ? "" : " \(index / names.count + 1)")
             let country = countries[index % countries.count]
-            let category = NewsCategory.allCases[index % NewsCategory.allCases.count]
+            // Country by country, then category by category: 70 sources give every country a
+            // source in every category, so that no category of any country is empty.
+            let category = NewsCategory.allCases[(index / countries.count) % NewsCategory.allCases.count]
             let id = name.lowercased().replacingOccurrences(of: " ", with: "-")
             return Source(
                 id: id,
@@ -146,11 +148,15 @@ public struct Dataset: Sendable {
             source?.domain ?? sourceName.lowercased().replacingOccurrences(of: " ", with: "") + ".example"
         let topic = Vocabulary.topics[category]!
         let place = random.pick(Vocabulary.places)
+        let subject = random.pick(topic.subjects)
         let title =
-            "\(random.pick(topic.subjects)) \(random.pick(topic.verbs)) \(random.pick(topic.objects))"
+            topic.headline(subject, random.pick(topic.verbs), random.pick(topic.objects))
             + random.pick(Vocabulary.qualifiers)
+        // Within a sentence a subject is lowercased, unless it starts with a name (`Swift`,
+        // `AI`, `Olympic`).
+        let keepsCapital = ["Swift", "AI", "Olympic"].contains { subject.hasPrefix($0) }
         let summary =
-            "In \(place), \(title.prefix(1).lowercased() + title.dropFirst()). "
+            "In \(place), \(keepsCapital ? title : title.prefix(1).lowercased() + title.dropFirst()). "
             + random.pick(Vocabulary.fillers)
         let body = (0..<3).map { _ in random.pick(Vocabulary.fillers) }.joined(separator: " ")
         let content =

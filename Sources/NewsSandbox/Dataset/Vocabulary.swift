@@ -24,10 +24,43 @@ enum Vocabulary {
         "New York", "Chicago", "Lyon", "Milan", "Rotterdam", "Seville", "Munich", "Oslo", "Austin",
     ]
 
+    /// A topic's words: subjects, verbs in their plain form (`raise`, `warn about`), and
+    /// objects, which a headline joins as subject, verb agreeing with it, and object.
     struct Topic {
         var subjects: [String]
         var verbs: [String]
         var objects: [String]
+
+        /// "`subject` `verb` `object`", the verb agreeing with the subject in number.
+        func headline(_ subject: String, _ verb: String, _ object: String) -> String {
+            "\(subject) \(Vocabulary.isPlural(subject) ? verb : Vocabulary.thirdPerson(verb)) \(object)"
+        }
+    }
+
+    /// Subjects that are plural (`Voters approve`), of every topic.
+    static let pluralSubjects: Set<String> = [
+        "Voters", "Police", "Researchers", "Doctors", "Nutritionists", "Astronomers", "Physicists",
+        "Biologists",
+        "Climate scientists", "Geologists", "Champions", "Swift developers", "Security researchers",
+    ]
+
+    static func isPlural(_ subject: String) -> Bool { pluralSubjects.contains(subject) }
+
+    /// A verb's form for one subject: `raise` is `raises`, `study` `studies`, `reach` `reaches`,
+    /// `warn about` `warns about`.
+    static func thirdPerson(_ verb: String) -> String {
+        let word = verb.prefix { $0 != " " }
+        let rest = verb.dropFirst(word.count)
+        let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
+        let form: String
+        if word.hasSuffix("y"), let before = word.dropLast().last, !vowels.contains(before) {
+            form = word.dropLast() + "ies"
+        } else if ["ch", "sh", "s", "x", "z", "o"].contains(where: { word.hasSuffix($0) }) {
+            form = word + "es"
+        } else {
+            form = word + "s"
+        }
+        return form + rest
     }
 
     static let topics: [NewsCategory: Topic] = [
@@ -36,7 +69,7 @@ enum Vocabulary {
                 "Central bank", "Shipping giant", "Retail chain", "Carmaker", "Start-up", "Stock market",
                 "Energy company", "Airline", "Pension fund", "Chipmaker",
             ],
-            verbs: ["raises", "cuts", "doubles", "freezes", "delays", "announces", "weighs", "defends"],
+            verbs: ["raise", "cut", "double", "freeze", "delay", "announce", "weigh", "defend"],
             objects: [
                 "interest rates", "quarterly profits", "its workforce", "a merger", "prices",
                 "dividends", "new factory plans", "its growth forecast", "an electric truck",
@@ -47,10 +80,10 @@ enum Vocabulary {
                 "Film festival", "Pop star", "Streaming service", "Director", "Theatre company",
                 "Comedian", "Record label", "Game studio",
             ],
-            verbs: ["unveils", "cancels", "announces", "wins", "postpones", "celebrates", "teases"],
+            verbs: ["unveil", "cancel", "announce", "win", "postpone", "celebrate", "tease"],
             objects: [
                 "a world tour", "the season finale", "a surprise album", "its lineup", "a sequel",
-                "top award", "a documentary", "the premiere",
+                "the top award", "a documentary", "the premiere",
             ]
         ),
         .general: Topic(
@@ -58,7 +91,7 @@ enum Vocabulary {
                 "City council", "Parliament", "Mayor", "Rail operator", "Weather service", "Police",
                 "Voters", "Union", "School board",
             ],
-            verbs: ["approves", "rejects", "debates", "warns about", "reports", "prepares for", "reviews"],
+            verbs: ["approve", "reject", "debate", "warn about", "report", "prepare for", "review"],
             objects: [
                 "a new budget", "storm damage", "the housing plan", "a strike", "road closures",
                 "election results", "the heatwave", "flood defences",
@@ -69,7 +102,7 @@ enum Vocabulary {
                 "Hospital", "Researchers", "Health ministry", "Vaccine maker", "Doctors", "Clinic",
                 "Nutritionists", "Public health agency",
             ],
-            verbs: ["tests", "recommends", "links", "expands", "warns against", "studies", "approves"],
+            verbs: ["test", "recommend", "link", "expand", "warn against", "study", "approve"],
             objects: [
                 "a flu vaccine", "sleep and memory", "waiting times", "a new therapy", "screening",
                 "sugar taxes", "mental health services", "a rare disease",

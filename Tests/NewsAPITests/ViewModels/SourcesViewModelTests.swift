@@ -14,7 +14,7 @@ struct SourcesViewModelTests {
         try await onSandbox { news in
             let model = SourcesViewModel(client: news, scheduler: scheduler.eraseToAnyScheduler())
             try await settle(scheduler) { model.state.value != nil }
-            #expect(model.sources.count == 60)
+            #expect(model.sources.count == 70)
 
             model.country = "fr"
             scheduler.runDue()

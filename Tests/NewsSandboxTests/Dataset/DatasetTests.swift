@@ -17,9 +17,14 @@ import Testing
 
     @Test func hasTheSizeAndSpreadThatWasAskedFor() {
         #expect(dataset.articles.count == 5_000)
-        #expect(dataset.sources.count == 60)
-        #expect(Set(dataset.sources.map(\.id)).count == 60)
+        #expect(dataset.sources.count == 70)
+        #expect(Set(dataset.sources.map(\.id)).count == 70)
         #expect(Set(dataset.sources.map(\.category)) == Set(NewsCategory.allCases))
+        // Every country has a source in every category: no category of any country is empty.
+        for country in Set(dataset.sources.map(\.country)) {
+            let categories = Set(dataset.sources.filter { $0.country == country }.map(\.category))
+            #expect(categories == Set(NewsCategory.allCases), "\(country)")
+        }
         #expect(Set(dataset.sources.map(\.country)).count == 10)
         #expect(Set(dataset.sources.map(\.language)).count == 6)
         let dated = dataset.articles.filter { !$0.isRemoved }.map(\.publishedAt)

@@ -105,7 +105,7 @@ struct NewsSandboxTests {
         try await withSandbox { url, transport in
             let news = newsClient(url, transport)
             let all = try await news.sources()
-            #expect(all.count == 60)
+            #expect(all.count == 70)
             let french = try await news.sources(.init(country: "fr"))
             #expect(!french.isEmpty && french.allSatisfy { $0.country == "fr" && $0.language == "fr" })
             let sports = try await news.sources(.init(category: .sports, language: "en"))
@@ -155,7 +155,7 @@ struct NewsSandboxTests {
     @Test func acceptsOnlyTheConfiguredKeys() async throws {
         try await withSandbox(.init(apiKeys: ["alpha", "beta"])) { url, transport in
             let sources = try await newsClient(url, transport, key: "beta").sources()
-            #expect(sources.count == 60)
+            #expect(sources.count == 70)
             let error = await newsError { try await newsClient(url, transport).sources() }
             #expect(error?.code == .apiKeyInvalid)
         }
@@ -237,7 +237,7 @@ struct NewsSandboxTests {
             )
             clock.advance(by: 12 * 3_600)
             let sources = try await news.sources()
-            #expect(sources.count == 60)
+            #expect(sources.count == 70)
         }
     }
 
