@@ -112,7 +112,7 @@ extension StreamDocument {
                 guard case .boolean(let keep) = result else {
                     throw StreamFailure(
                         origin: id,
-                        message: "filter needs a boolean, not a \(result.typeName)"
+                        message: "filter needs a boolean, not \(result.typeNameWithArticle)"
                     )
                 }
                 return keep

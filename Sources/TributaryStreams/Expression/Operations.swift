@@ -20,9 +20,9 @@ enum Operations {
         case (.negate, .decimal(let value)):
             return .decimal(-value)
         case (.not, _):
-            throw position.error(.typeMismatch("! needs a boolean, not a \(operand.typeName)"))
+            throw position.error(.typeMismatch("! needs a boolean, not \(operand.typeNameWithArticle)"))
         case (.negate, _):
-            throw position.error(.typeMismatch("- needs a number, not a \(operand.typeName)"))
+            throw position.error(.typeMismatch("- needs a number, not \(operand.typeNameWithArticle)"))
         }
     }
 
@@ -32,7 +32,7 @@ enum Operations {
         at position: SourcePosition
     ) throws(ExpressionError) -> Bool {
         guard case .boolean(let boolean) = value else {
-            throw position.error(.typeMismatch("\(op) needs booleans, not a \(value.typeName)"))
+            throw position.error(.typeMismatch("\(op) needs booleans, not \(value.typeNameWithArticle)"))
         }
         return boolean
     }
@@ -105,7 +105,9 @@ enum Operations {
         }
         guard let a = number(left), let b = number(right) else {
             throw position.error(
-                .typeMismatch("\(op.rawValue) needs numbers, not a \(left.typeName) and a \(right.typeName)")
+                .typeMismatch(
+                    "\(op.rawValue) needs numbers, not \(left.typeNameWithArticle) and \(right.typeNameWithArticle)"
+                )
             )
         }
         let result: Double
@@ -159,7 +161,7 @@ enum Operations {
         } else {
             throw position.error(
                 .typeMismatch(
-                    "\(op.rawValue) compares two numbers or two strings, not a \(left.typeName) and a \(right.typeName)"
+                    "\(op.rawValue) compares two numbers or two strings, not \(left.typeNameWithArticle) and \(right.typeNameWithArticle)"
                 )
             )
         }
@@ -177,7 +179,9 @@ enum Operations {
         at position: SourcePosition
     ) throws(ExpressionError) -> StreamValue {
         func mismatch(_ needs: String, _ value: StreamValue) -> ExpressionError {
-            position.error(.typeMismatch("\(function.rawValue) needs \(needs), not a \(value.typeName)"))
+            position.error(
+                .typeMismatch("\(function.rawValue) needs \(needs), not \(value.typeNameWithArticle)")
+            )
         }
         switch function {
         case .abs:

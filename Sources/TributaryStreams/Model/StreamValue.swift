@@ -20,6 +20,11 @@ public enum StreamValue: Sendable, Hashable {
         case .list: "list"
         }
     }
+
+    /// ``typeName`` with its article, for messages: `an integer`, `a string`.
+    public var typeNameWithArticle: String {
+        (typeName.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + typeName
+    }
 }
 
 extension StreamValue {

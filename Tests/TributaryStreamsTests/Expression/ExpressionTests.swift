@@ -105,11 +105,11 @@ import TributaryStreams
     }
 
     @Test(arguments: [
-        ("$0 + true", ExpressionError.Kind.typeMismatch("+ needs numbers, not a integer and a boolean")),
-        ("!$0", .typeMismatch("! needs a boolean, not a integer")),
-        ("$0 && true", .typeMismatch("&& needs booleans, not a integer")),
-        ("$0 < \"a\"", .typeMismatch("< compares two numbers or two strings, not a integer and a string")),
-        ("len($0)", .typeMismatch("len needs a string or a list, not a integer")),
+        ("$0 + true", ExpressionError.Kind.typeMismatch("+ needs numbers, not an integer and a boolean")),
+        ("!$0", .typeMismatch("! needs a boolean, not an integer")),
+        ("$0 && true", .typeMismatch("&& needs booleans, not an integer")),
+        ("$0 < \"a\"", .typeMismatch("< compares two numbers or two strings, not an integer and a string")),
+        ("len($0)", .typeMismatch("len needs a string or a list, not an integer")),
         ("$0 / 0", .divisionByZero),
         ("$0 % 0", .divisionByZero),
         ("$0 / 0.0", .divisionByZero),
