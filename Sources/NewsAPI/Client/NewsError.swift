@@ -172,6 +172,8 @@ public struct NewsError: Error, Sendable, CustomStringConvertible {
         case .unacceptableStatus(let response, _, _):
             return "\(server) answered with an error (HTTP \(response.status.code))."
         case .undecodable, .bodyTooLarge: return "\(server) sent something that cannot be read as a feed."
+        case .addressNotAllowed(_, let reason) where reason.contains("does not resolve"):
+            return "\(server) cannot be found: no server has that name. Check the feed's address."
         default: return Self(.http(error)).alertMessage
         }
     }

@@ -185,4 +185,36 @@ struct NewsClientTests {
         let error = NewsError(.server(.rateLimited, message: "Too many."), retryAfter: wait)
         #expect(error.alertMessage == message)
     }
+
+    /// A feed whose host has no address says so, rather than call it private.
+    @Test func saysAFeedsHostCannotBeFound() throws {
+        let url = try #require(URL(string: "https://no-such-host.invalid/feed.xml"))
+        var unresolved = NewsError(
+            APIError(
+                .addressNotAllowed(
+                    host: "no-such-host.invalid",
+                    reason: "its name does not resolve to an address"
+                ),
+                method: .get,
+                url: url.absoluteString
+            )
+        )
+        unresolved.feedURL = url
+        #expect(
+            unresolved.alertMessage
+                == "no-such-host.invalid cannot be found: no server has that name. Check the feed's address."
+        )
+        var loopback = NewsError(
+            APIError(
+                .addressNotAllowed(
+                    host: "127.0.0.1",
+                    reason: "it resolves to 127.0.0.1, which is not a public address"
+                ),
+                method: .get,
+                url: "http://127.0.0.1/feed.xml"
+            )
+        )
+        loopback.feedURL = URL(string: "http://127.0.0.1/feed.xml")
+        #expect(loopback.alertMessage == "127.0.0.1 is not on the public internet, so it is not fetched.")
+    }
 }
