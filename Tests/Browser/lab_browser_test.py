@@ -55,6 +55,8 @@ def browser():
                      "--window-size=1280,1000", "--hide-scrollbars"]:
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
+    # A page with unsaved changes asks before it is left; driving it, the answer is yes.
+    options.unhandled_prompt_behavior = "accept"
     service = webdriver.ChromeService(executable_path="/usr/bin/chromedriver")
     return webdriver.Chrome(options=options, service=service)
 
@@ -177,6 +179,22 @@ def news(run, driver):
 
     def tab(name):
         driver.find_element(By.XPATH, f"//button[@role='tab' and normalize-space()='{name}']").click()
+
+    def own_searches():
+        # A search typed in Search stays there: Top headlines shows its own articles, and
+        # coming back finds the search as it was typed.
+        driver.get(base + "/news?view=search")
+        box = wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "input[type=search]"))
+        box.send_keys("zzzz-no-such-words")
+        wait(driver, lambda: "zzzz-no-such-words" in driver.current_url)
+        tab("Top headlines")
+        wait(driver, lambda: len(cards(driver)) > 0)
+        assert driver.find_element(By.CSS_SELECTOR, "input[type=search]").get_attribute("value") == ""
+        assert "No articles match" not in driver.find_element(By.TAG_NAME, "main").text
+        tab("Search")
+        wait(driver, lambda: driver.find_element(By.CSS_SELECTOR, "input[type=search]").get_attribute("value") == "zzzz-no-such-words")
+
+    run.step("news-tabs-keep-their-own-search", driver, own_searches)
 
     def status_text():
         return driver.find_element(By.ID, "news-status").text
@@ -571,6 +589,65 @@ def streams(run, first, second):
         first.save_screenshot(os.path.join(run.shots, "streams-values.png"))
 
     run.step("streams-values-as-typed", first, values_as_typed)
+
+    def nothing_lost():
+        with open(os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "TributaryLab", "Examples", "serial.json")) as f:
+            made = api(base, "POST", "/api/streams", json.load(f))
+        key = f"tributary.draft.{made['id']}"
+        first.get(f"{base}/streams/{made['id']}")
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, ".diagram-box svg.diagram"))
+        document = json.loads(editor_text(first).get_attribute("value"))
+        replace_text(first, json.dumps({**document, "name": "Drafted"}, indent=2))
+        wait(first, lambda: first.execute_script(f"return localStorage.getItem('{key}')") is not None)
+        # Leaving by the lab's own link asks first; declining stays, changes and all.
+        first.execute_script("window.asked = 0; window.confirm = () => { window.asked += 1; return false; }")
+        first.find_element(By.CSS_SELECTOR, "nav a[data-section=streams]").click()
+        assert first.execute_script("return window.asked") == 1
+        assert first.current_url.endswith(f"/streams/{made['id']}"), first.current_url
+        assert '"Drafted"' in editor_text(first).get_attribute("value")
+        # Closing or reloading the tab asks too.
+        assert first.execute_script(
+            "const e = new Event('beforeunload', { cancelable: true }); dispatchEvent(e); return e.defaultPrevented") is True
+        # A reload offers the draft back.
+        first.refresh()
+        offer = wait(first, lambda: first.find_element(By.ID, "draft-offer"))
+        assert "unsaved changes" in offer.text, offer.text
+        first.save_screenshot(os.path.join(run.shots, "streams-draft-offer.png"))
+        offer.find_element(By.XPATH, ".//button[text()='Restore them']").click()
+        wait(first, lambda: '"Drafted"' in editor_text(first).get_attribute("value"))
+        # Ctrl-S saves, credited to the name typed a moment before.
+        name = first.find_element(By.CSS_SELECTOR, "input.name-field")
+        name.clear()
+        name.send_keys("Grace")
+        editor_text(first).send_keys(Keys.CONTROL, "s")
+        wait(first, lambda: api(base, "GET", f"/api/streams/{made['id']}")["version"] == 2)
+        versions = api(base, "GET", f"/api/streams/{made['id']}/versions")["versions"]
+        assert versions[-1]["author"] == "Grace", versions
+        wait(first, lambda: first.execute_script(f"return localStorage.getItem('{key}')") is None)
+        # Saved, it leaves without asking.
+        first.find_element(By.CSS_SELECTOR, "nav a[data-section=streams]").click()
+        wait(first, lambda: first.current_url.rstrip("/").endswith("/streams"))
+
+    run.step("streams-nothing-typed-is-lost", first, nothing_lost)
+
+    def operators_keep_fields():
+        with open(os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "TributaryLab", "Examples", "map-filter-scan.json")) as f:
+            made = api(base, "POST", "/api/streams", json.load(f))
+        first.get(f"{base}/streams/{made['id']}")
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, ".diagram-box svg.diagram"))
+        node = lambda: next(n for n in json.loads(editor_text(first).get_attribute("value"))["nodes"] if n["id"] == "doubled")
+        expression = node()["expression"]
+        for name in ["filter", "scan", "delay", "map"]:
+            select = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "select[aria-label='Operator of doubled']"))
+            wait(first, lambda: len(select.find_elements(By.TAG_NAME, "option")) > 1)
+            first.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change'))", select, name)
+            wait(first, lambda: node()["operator"] == name)
+        # map → filter → scan → delay → map keeps the expression map began with.
+        assert node()["expression"] == expression, node()
+        api_save = urllib.request.Request(f"{base}/api/streams/{made['id']}", method="DELETE", headers={"Authorization": f"Bearer {TOKEN}"})
+        urllib.request.urlopen(api_save).read()
+
+    run.step("streams-operators-keep-fields", first, operators_keep_fields)
 
     def delete():
         made = api(base, "POST", "/api/streams", {

@@ -17,12 +17,20 @@ export function navigate(path, { replace = false, fresh = false } = {}) {
     history[replace ? 'replaceState' : 'pushState']({}, '', path);
   }
   if (fresh) shown = null;
-  route();
+  route({ pushed: true });
 }
 
 let shown = null;
+// The address shown, to return to when leaving is called off.
+let current = location.pathname + location.search;
 
-function route() {
+function route({ pushed = false } = {}) {
+  // A view with unsaved changes asks before it is left; if it stays, so does the address.
+  if (leave?.confirmLeaving && (location.pathname + location.search) !== current && !leave.confirmLeaving()) {
+    history[pushed ? 'replaceState' : 'pushState']({}, '', current);
+    return;
+  }
+  current = location.pathname + location.search;
   const first = location.pathname.split('/')[1];
   const section = first in sections ? first : 'news';
   // Within one section a view that can follow the address does so, keeping its connection.

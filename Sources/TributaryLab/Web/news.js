@@ -171,10 +171,17 @@ export function renderNews(main, navigate) {
     show();
   }
 
+  // Each tab's own search, kept while another is shown: a search typed in Search does not
+  // narrow Top headlines.
+  const searches = {};
+
   function drawTabs() {
     tabs.replaceChildren(...views.map(([view, label]) => el('button', {
       role: 'tab', type: 'button', 'aria-selected': String(input.view === view || (view === 'sources' && input.view === 'source')),
-      onclick: () => change({ view }),
+      onclick: () => {
+        searches[input.view] = input.q;
+        change({ view, q: searches[view] ?? '' });
+      },
     }, label)));
   }
 

@@ -125,6 +125,9 @@ function renderEditor(main, navigate, id, pinned) {
   let fieldsByPath = new Map();
   let lastMarbles = '';
   let lastValues = {};
+  // Each node's fields that an operator change set aside, brought back by a later operator
+  // that reads them: map → delay → map keeps the expression.
+  const setAside = new Map();
 
   const heading = el('h1', {}, 'Document');
   const versionPill = el('span', { class: 'pill', 'aria-live': 'polite' }, '');
@@ -200,7 +203,56 @@ function renderEditor(main, navigate, id, pinned) {
     dirty = true;
     updateButtons();
     rerun();
+    keepDraft();
   });
+
+  // What is typed and not saved is kept in the browser, per document, and offered back after a
+  // reload; it is forgotten once saved or discarded.
+  const draftKey = `tributary.draft.${id}`;
+  const keepDraft = debounced(300, () => {
+    if (readOnly || !dirty) return;
+    try { localStorage.setItem(draftKey, JSON.stringify({ base, text: text.value, at: Date.now() })); } catch { /* no storage: nothing kept */ }
+  });
+  function forgetDraft() {
+    try { localStorage.removeItem(draftKey); } catch { /* nothing kept */ }
+  }
+  function keptDraft() {
+    try { return JSON.parse(localStorage.getItem(draftKey) ?? 'null'); } catch { return null; }
+  }
+  /** Offers the draft a reload left, unless it is what the document says already. */
+  function offerDraft() {
+    const draft = keptDraft();
+    if (!draft || readOnly || typeof draft.text !== 'string' || sameText(draft.text)) return;
+    const when = new Date(draft.at).toLocaleString();
+    banner.replaceChildren(el('div', { class: 'banner', role: 'alert', id: 'draft-offer' },
+      el('span', {}, `You have unsaved changes from ${when}, made on version ${draft.base}.`),
+      el('button', { class: 'primary', type: 'button', onclick: () => {
+        text.value = draft.text;
+        text.dispatchEvent(new Event('input'));
+        drawForm(parsed().value ?? baseDocument);
+        banner.replaceChildren();
+        note.textContent = draft.base === base ? 'Your unsaved changes are back.' : `Your unsaved changes are back; they began from version ${draft.base}.`;
+      } }, 'Restore them'),
+      el('button', { class: 'secondary', type: 'button', onclick: () => { forgetDraft(); banner.replaceChildren(); } }, 'Discard them')));
+  }
+  function sameText(other) {
+    try { return sameJSON(JSON.parse(other), JSON.parse(text.value)); } catch { return other === text.value; }
+  }
+  // Leaving with unsaved changes — a link, Back, closing the tab — asks first.
+  const warnOnLeave = (event) => {
+    if (!dirty || readOnly) return;
+    event.preventDefault();
+    event.returnValue = '';
+  };
+  addEventListener('beforeunload', warnOnLeave);
+  // Ctrl-S or ⌘S saves, as the button does.
+  const saveKeys = (event) => {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
+      event.preventDefault();
+      if (!saveButton.disabled) save();
+    }
+  };
+  addEventListener('keydown', saveKeys);
 
   function updateButtons() {
     if (readOnly) {
@@ -226,7 +278,9 @@ function renderEditor(main, navigate, id, pinned) {
     baseDocument = documentObject;
     latest = Math.max(latest ?? 0, version);
     dirty = false;
-    banner.replaceChildren();
+    // An offer to restore a draft stays until it is answered.
+    const offer = document.getElementById('draft-offer');
+    banner.replaceChildren(...(offer ? [offer] : []));
     if (readOnly) enterReadOnly();
     updateButtons();
     drawForm(documentObject);
@@ -463,8 +517,13 @@ function renderEditor(main, navigate, id, pinned) {
         const now = parsed().value?.nodes?.[index];
         if (!next || !now) return;
         const change = { operator: name };
-        for (const parameter of entry?.parameters ?? []) change[parameter.key] = undefined;
-        for (const parameter of next.parameters) change[parameter.key] = now[parameter.key] ?? parameter.initial;
+        const kept = setAside.get(node.id) ?? {};
+        for (const parameter of entry?.parameters ?? []) {
+          if (now[parameter.key] !== undefined) kept[parameter.key] = now[parameter.key];
+          change[parameter.key] = undefined;
+        }
+        setAside.set(node.id, kept);
+        for (const parameter of next.parameters) change[parameter.key] = now[parameter.key] ?? kept[parameter.key] ?? parameter.initial;
         const reads = now.inputs ?? (now.input ? [now.input] : []);
         if (next.joins) Object.assign(change, { inputs: reads, input: undefined });
         else Object.assign(change, { input: reads[0] ?? '', inputs: undefined });
@@ -526,7 +585,10 @@ function renderEditor(main, navigate, id, pinned) {
     const { value, failure } = parsed();
     if (failure || !socket || socket.readyState !== WebSocket.OPEN) return;
     note.textContent = 'Saving…';
-    socket.send(JSON.stringify({ type: 'save', baseVersion: base, document: value, author: displayName() || undefined }));
+    // The name as typed now, even if it has not been kept yet.
+    const author = nameField.value.trim();
+    keepDisplayName(author);
+    socket.send(JSON.stringify({ type: 'save', baseVersion: base, document: value, author: author || undefined }));
   }
 
   /** Asks on the page before deleting: the document and every version go, for every viewer. */
@@ -694,6 +756,7 @@ function renderEditor(main, navigate, id, pinned) {
         case 'saved':
           latest = Math.max(latest ?? 0, message.version);
           if (note.textContent === 'Saving…' && !dirtySince(message)) {
+            forgetDraft();
             note.textContent = `Saved as version ${message.version}.`;
             show(message.document, message.version);
           } else if (dirty) {
@@ -756,12 +819,19 @@ function renderEditor(main, navigate, id, pinned) {
       enterReadOnly();
       return;
     }
+    offerDraft();
     connect();
   }).catch(() => main.replaceChildren(el('h1', {}, 'Document'), status('failed', 'The lab could not be reached.')));
 
-  return () => {
+  const leave = () => {
     closed = true;
     resized.disconnect();
     socket?.close();
+    removeEventListener('beforeunload', warnOnLeave);
+    removeEventListener('keydown', saveKeys);
   };
+  // A link within the lab, or Back, asks as leaving the page does.
+  leave.confirmLeaving = () => !dirty || readOnly
+    || confirm('Leave this document? Your unsaved changes stay in this browser, offered again when you come back.');
+  return leave;
 }
