@@ -491,10 +491,14 @@ def streams(run, first, second):
 
     def readable_marbles():
         open_example("typing burst")
-        # Shown at no less than 11/13 of its size, so its 13 px value text is at least 11 px.
+        # Whole at first sight; at its actual size, its 13 px value text is read as drawn.
         wait(first, lambda: first.execute_script(
+            "const b = document.querySelector('.diagram-box'); return b.scrollWidth <= b.clientWidth"))
+        first.find_element(By.ID, "zoom").click()
+        wait(first, lambda: abs(first.execute_script(
             "const d = document.querySelector('svg.diagram');"
-            "return d.getBoundingClientRect().width / Number(d.getAttribute('width'))") >= 11 / 13 - 0.01)
+            "return d.getBoundingClientRect().width / Number(d.getAttribute('width'))") - 1) < 0.01)
+        first.find_element(By.ID, "zoom").click()
         # A marble's whole value is its hover title, in the page as in the file.
         titles = first.execute_script("return [...document.querySelectorAll('svg.diagram g.value title')].map(t => t.textContent)")
         assert "swift ui at 1.4s" in titles, titles
@@ -648,6 +652,36 @@ def streams(run, first, second):
         urllib.request.urlopen(api_save).read()
 
     run.step("streams-operators-keep-fields", first, operators_keep_fields)
+
+    def diagrams_fit():
+        with open(os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "TributaryLab", "Examples", "zip-vs-combineLatest.json")) as f:
+            made = api(base, "POST", "/api/streams", json.load(f))
+        try:
+            for width in [1280, 390]:
+                first.set_window_size(width, 900)
+                first.get(f"{base}/streams/{made['id']}")
+                picture = wait(first, lambda: first.find_element(By.CSS_SELECTOR, ".diagram-box svg.diagram"))
+                # The whole run at first sight: nothing of the diagram past its box, no page
+                # wider than the window.
+                wait(first, lambda: first.execute_script(
+                    "const b = document.querySelector('.diagram-box'); return b.scrollWidth <= b.clientWidth"))
+                assert first.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+                first.save_screenshot(os.path.join(run.shots, f"streams-diagram-fits-{width}.png"))
+                # Actual size for detail, to pan across; Fit again.
+                natural = float(picture.get_attribute("width"))
+                first.find_element(By.ID, "zoom").click()
+                wait(first, lambda: abs(first.execute_script(
+                    "return document.querySelector('.diagram-box svg.diagram').getBoundingClientRect().width") - natural) < 1.5)
+                if width == 390:
+                    assert first.execute_script(
+                        "const b = document.querySelector('.diagram-box'); return b.scrollWidth > b.clientWidth")
+                first.find_element(By.ID, "zoom").click()
+                wait(first, lambda: first.execute_script(
+                    "const b = document.querySelector('.diagram-box'); return b.scrollWidth <= b.clientWidth"))
+        finally:
+            first.set_window_size(1280, 1000)
+
+    run.step("streams-diagrams-fit", first, diagrams_fit)
 
     def delete():
         made = api(base, "POST", "/api/streams", {

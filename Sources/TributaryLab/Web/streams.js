@@ -166,16 +166,26 @@ function renderEditor(main, navigate, id, pinned) {
   let diagram = null;
   const diagramBox = el('div', { class: 'diagram-box' });
   const runFailures = el('ul', { class: 'run-failures', id: 'run-failures', 'aria-live': 'polite' });
-  // The diagram fills its box but never shrinks its text below 11 px (it is drawn at 13 px):
-  // a wider one scrolls.
+  // The whole run shows at first sight, scaled to the box at any width, a phone's included;
+  // "Actual size" draws it at its own size, to pan across for detail, and "Fit" scales it back.
+  let zoom = 'fit';
   const fit = () => {
     const natural = Number(diagram?.getAttribute('width'));
     if (!natural) return;
     const room = diagramBox.clientWidth - 2;
-    const smallest = natural * 11 / 13;
-    diagram.style.width = `${Math.round(Math.min(Math.max(room, smallest), natural * 1.5))}px`;
+    const width = zoom === 'fit' ? Math.min(room, natural * 1.5) : natural;
+    diagram.style.width = `${Math.round(width)}px`;
     diagram.style.height = 'auto';
   };
+  const zoomButton = el('button', {
+    class: 'secondary small', type: 'button', id: 'zoom', 'aria-pressed': 'false',
+    onclick: () => {
+      zoom = zoom === 'fit' ? 'actual' : 'fit';
+      zoomButton.textContent = zoom === 'fit' ? 'Actual size' : 'Fit';
+      zoomButton.setAttribute('aria-pressed', String(zoom === 'actual'));
+      fit();
+    },
+  }, 'Actual size');
   const resized = new ResizeObserver(fit);
   resized.observe(diagramBox);
   const lanes = el('pre', { class: 'lanes', 'aria-label': 'Marbles as text' });
@@ -188,7 +198,7 @@ function renderEditor(main, navigate, id, pinned) {
     banner,
     el('div', { class: 'split' },
       el('div', { class: 'panel' }, el('h2', {}, 'Edit'), form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), el('div', { class: 'json-editor' }, gutter, text), error),
-      el('div', { class: 'panel' }, el('h2', {}, 'Run ', staleLabel), runFailures, diagramBox, lanes, el('h2', {}, 'Versions'), versions)));
+      el('div', { class: 'panel' }, el('div', { class: 'panel-head' }, el('h2', {}, 'Run ', staleLabel), zoomButton), runFailures, diagramBox, lanes, el('h2', {}, 'Versions'), versions)));
   text.id = 'json';
 
   // The run takes a few tens of milliseconds: the diagram is new within 150 ms of a pause.
