@@ -260,6 +260,23 @@ struct NewsFeedCommandTests {
         }
     }
 
+    /// An entry without a title is marked as such in the list, with the start of what it says,
+    /// and has none in the JSON.
+    @Test func marksAnUntitledEntryAndInventsNoTitle() async throws {
+        let listed = try await quirk("sparse-entries.rss")
+        #expect(
+            listed.output.contains("6. [untitled] Only a description, and no title.\n"),
+            "\(listed.output)"
+        )
+        #expect(listed.output.contains("7. Episode six\n"))
+        #expect(listed.output.hasSuffix("\n\n8 entries.\n"))
+        let json = try await quirk("sparse-entries.rss", ["--json"])
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
+        )
+        #expect(entries.count == 8 && entries.prefix(6).allSatisfy { $0["title"] is NSNull })
+    }
+
     @Test func printsJSONWithNullForWhatTheFeedDoesNotSay() async throws {
         let hidden = try await quirk("hidden-entries.rss", ["--json"])
         let entries = try #require(

@@ -37,6 +37,8 @@ struct SessionTests {
             // The cookie carries a session of its own, never the token.
             #expect(cookie.hasPrefix("tributary_lab=") && !cookie.contains(lab.token))
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            // It lasts as long as the session, closing the browser or not.
+            #expect(cookie.contains("Max-Age=2592000"), "\(cookie)")
             let session = try #require(cookie.split(separator: ";").first.map(String.init))
             let list = try await lab.send(
                 .get,

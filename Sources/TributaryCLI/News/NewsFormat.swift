@@ -7,6 +7,14 @@ enum NewsFormat {
     /// A numbered list from `first`: title, then source and age, then the link.
     /// The number of the first article on `page`, counting from 1; pages so far on that the
     /// number passes `Int.max` (a mistyped --page) start at `Int.max`.
+    /// The start of `text`, up to 80 characters ending at a word, marked as cut with "…".
+    static func excerpt(_ text: String) -> String {
+        guard text.count > 80 else { return text }
+        let start = text.prefix(80)
+        let words = start.lastIndex(of: " ").map { start[..<$0] } ?? start
+        return words + "…"
+    }
+
     static func firstNumber(page: Int, pageSize: Int) -> Int {
         let (skipped, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
         return overflow || skipped == .max ? .max : skipped + 1
@@ -39,7 +47,9 @@ enum NewsFormat {
             let label = "\(offset + 1)."
             let indent = String(repeating: " ", count: label.count + 1)
             // A placeholder in brackets, which no feed's own title is taken for.
-            lines.append("\(label) \(entry.title ?? "[untitled]")")
+            lines.append(
+                "\(label) \(entry.title ?? "[untitled]" + (entry.summaryText.map { " " + Self.excerpt($0) } ?? ""))"
+            )
             let age = entry.published.map { self.age(of: $0, now: now) } ?? "undated"
             lines.append(
                 "\(indent)\([entry.author ?? entry.feedTitle, age].compactMap { $0 }.joined(separator: " · "))"

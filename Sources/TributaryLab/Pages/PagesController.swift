@@ -41,6 +41,8 @@ struct PagesController {
             Cookie(
                 name: LabSessions.cookieName,
                 value: sessions.open(),
+                // As long as the session: closing the browser keeps it too.
+                maxAge: Int(sessions.lifetime.components.seconds),
                 path: "/",
                 secure: publicURL?.scheme?.lowercased() == "https",
                 httpOnly: true,
@@ -64,7 +66,7 @@ struct PagesController {
                 was copied.</p>
                 <p>Open the link <code>tributary lab</code> printed when it started — it ends in
                 <code>/?token=</code> and the whole token — or ask whoever runs the lab for it.</p>
-                <p>Documents whose links you have open without it, read-only: <a href="/streams">Stream documents</a>.</p>
+                <p>A document’s own link opens it without the token, read-only.</p>
                 </main>
                 """,
             status: .unauthorized,

@@ -668,7 +668,7 @@ function renderEditor(main, navigate, id, pinned) {
     disableForm();
     for (const button of [saveButton, deleteButton]) {
       button.disabled = true;
-      button.title = 'Open the link `tributary lab` printed to edit.';
+      button.title = 'Open the link tributary lab printed to edit.';
     }
     updateButtons();
     const latestLink = pinned !== null
@@ -677,7 +677,7 @@ function renderEditor(main, navigate, id, pinned) {
     banner.replaceChildren(el('p', { class: 'read-only-note', role: 'status', id: 'read-only-note' },
       pinned !== null
         ? `Version ${pinned} of this document, as it was saved, read-only.`
-        : 'Read-only: this is the saved document as the lab ran it. To edit, open the link `tributary lab` printed.',
+        : ['Read-only: this is the saved document as the lab ran it. To edit, open the link ', el('code', {}, 'tributary lab'), ' printed.'],
       ...latestLink));
   }
 
