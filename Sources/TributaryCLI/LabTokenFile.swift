@@ -17,20 +17,17 @@ struct LabTokenFile {
     func token(renewing: Bool, console: Console) throws -> String {
         if !renewing, FileManager.default.fileExists(atPath: url.path) {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                throw FileError(
-                    option: "--new-token",
-                    path: url.path,
-                    reason: "the token file cannot be read"
-                )
+                throw FileError(option: "The token file", path: url.path, reason: "it cannot be read")
             }
             let token = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             guard token.count >= 16, !token.contains(where: \.isWhitespace) else {
                 throw FileError(
-                    option: "--new-token",
+                    option: "The token file",
                     path: url.path,
-                    reason: "the token file holds no token of 16 characters or more; --new-token makes one"
+                    reason: "it holds no token of 16 characters or more; --new-token makes one"
                 )
             }
+            try keepPrivate(console: console)
             return token
         }
         let token = LabServer.makeToken()
@@ -41,6 +38,21 @@ struct LabTokenFile {
                 : "The token is kept in \(url.path), for the next start (--new-token replaces it)."
         )
         return token
+    }
+
+    /// Makes a token file that others could read, or write, its owner's alone, and says so.
+    private func keepPrivate(console: Console) throws {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let mode = (attributes?[.posixPermissions] as? NSNumber)?.intValue ?? 0o600
+        guard mode & 0o077 != 0 else { return }
+        do {
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        } catch {
+            throw FileError(option: "The token file", path: url.path, reason: FileError.reason(error))
+        }
+        console.note(
+            "The token file \(url.path) could be read by others; it is now its owner's alone (mode 0600)."
+        )
     }
 
     /// Writes `token` to a new file only its owner can read, then puts it in place.

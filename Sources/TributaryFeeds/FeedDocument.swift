@@ -59,7 +59,7 @@ extension FeedReader {
         var bytes = try utf8Bytes(of: data, charset: contentType.flatMap(charset(in:)), forgiven: &forgiven)
         if let kind = FeedMarkup.otherFormat(of: bytes) { throw FeedError(kind, line: 1, column: 1) }
         forgiven += try FeedMarkup.expandDeclaredEntities(in: &bytes)
-        forgiven += FeedMarkup.forgive(&bytes)
+        forgiven += try FeedMarkup.forgive(&bytes)
         try FeedMarkup.blankProcessingInstructions(in: &bytes)
         return (Data(bytes), forgiven)
     }

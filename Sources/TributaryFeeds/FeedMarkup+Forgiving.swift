@@ -7,10 +7,21 @@ extension FeedMarkup {
     /// tag, namespace prefixes nobody declared, and a document that breaks off (its open
     /// elements, CDATA section or comment are closed where it ends, a tag cut short left out).
     /// Returns what it repaired.
-    static func forgive(_ bytes: inout [UInt8]) -> [FeedRepair] {
+    ///
+    /// An element with more than ``maximumAttributes`` attributes is refused: no feed has one,
+    /// and Foundation's parser takes time quadratic in their number.
+    static func forgive(_ bytes: inout [UInt8]) throws(FeedError) -> [FeedRepair] {
         let cleaned = removingInvalidCharacters(from: bytes)
         var scan = ForgivingScan(bytes: (cleaned.bytes, cleaned.removed))
         scan.run()
+        if let offset = scan.crowdedElement {
+            let (line, column) = position(of: offset, in: cleaned.bytes)
+            throw FeedError(
+                .unsupported(reason: "an element with more than \(maximumAttributes) attributes"),
+                line: line,
+                column: column
+            )
+        }
         bytes = scan.output
         var repairs: [FeedRepair] = []
         if cleaned.mappedControls > 0 {
@@ -68,6 +79,9 @@ extension FeedMarkup {
         return (kept, removed, mapped)
     }
 
+    /// The most attributes the reader reads on one element.
+    static let maximumAttributes = 1_000
+
     /// Whether XML allows the code point `value` in a document.
     static func isXMLCharacter(_ value: UInt32) -> Bool {
         switch value {
@@ -94,6 +108,8 @@ private struct ForgivingScan {
     var unterminated: String?
     /// Comments with a `--` inside, which XML does not allow.
     var repairedComments = 0
+    /// Where an element with more attributes than the reader reads starts, if one does.
+    var crowdedElement: Int?
     private var used: [String] = []
     private var declared: Set<String> = []
     /// Where in `output` the root element's name ends: where missing declarations go.
@@ -229,6 +245,7 @@ private struct ForgivingScan {
 
     private mutating func tag() {
         let start = output.count
+        let opening = index
         output.append(bytes[index])
         index += 1
         let isEnd = index < bytes.count && bytes[index] == UInt8(ascii: "/")
@@ -239,6 +256,7 @@ private struct ForgivingScan {
         let name = self.name()
         note(name, isAttribute: false)
         if !isEnd, !name.isEmpty, rootNameEnd == nil { rootNameEnd = output.count }
+        var attributes = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: ">") {
@@ -256,6 +274,12 @@ private struct ForgivingScan {
                 quoted(byte)
             } else if Self.isNameByte(byte) {
                 note(self.name(), isAttribute: true)
+                attributes += 1
+                if attributes > FeedMarkup.maximumAttributes, crowdedElement == nil {
+                    crowdedElement = opening
+                    index = bytes.count
+                    return
+                }
             } else {
                 output.append(byte)
                 index += 1

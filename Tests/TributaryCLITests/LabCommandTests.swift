@@ -116,6 +116,14 @@ struct LabCommandTests {
             let forged = String(cookie.dropLast()) + (cookie.last == "A" ? "B" : "A")
             #expect(try await isSignedIn(link, cookie: forged) == false)
         }
+        // A token file others can read is made its owner's alone.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: tokenFile)
+        try await serving(arguments) { link, capture async throws in
+            #expect(link.query == first.query)
+            #expect(capture.errors.contains("could be read by others"), "\(capture.errors)")
+        }
+        let tightened = try FileManager.default.attributesOfItem(atPath: tokenFile)
+        #expect((tightened[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         try await serving(arguments + ["--new-token"]) { link, capture async throws in
             #expect(link.query != first.query)
             #expect(capture.errors.contains("A new token, kept in \(tokenFile)"))
@@ -130,7 +138,8 @@ struct LabCommandTests {
             try await broken.serve(console: capture.console, shutdownSignals: [])
         }
         #expect(
-            capture.errors.contains("holds no token") && capture.errors.contains("--new-token"),
+            capture.errors.contains("The token file \(tokenFile) cannot be used: it holds no token")
+                && capture.errors.contains("--new-token makes one"),
             "\(capture.errors)"
         )
     }

@@ -119,4 +119,23 @@ import TributaryFeeds
         #expect(feed.entries.map(\.title) == ["don’t “Q”"])
         #expect(feed.forgiven == [.mappedControlCharacters(count: 3)])
     }
+
+    /// Foundation's parser takes time quadratic in an element's attributes, so an element with
+    /// more than a thousand, which no feed has, is refused before it parses.
+    @Test func refusesAnElementWithMoreAttributesThanAnyFeedHas() throws {
+        func feed(attributes: Int) -> String {
+            let names = (0..<attributes).map { "a\($0)=\"v\"" }.joined(separator: " ")
+            return #"<rss version="2.0"><channel><item \#(names)><title>x</title></item></channel></rss>"#
+        }
+        #expect(try read(feed(attributes: 1_000)).entries.map(\.title) == ["x"])
+        #expect(
+            throws: FeedError(
+                .unsupported(reason: "an element with more than 1000 attributes"),
+                line: 1,
+                column: 29
+            )
+        ) {
+            try read(feed(attributes: 200_000))
+        }
+    }
 }

@@ -214,3 +214,33 @@ struct SharedRunsTests {
         }
     }
 }
+
+extension SharedRunsTests {
+    @Test func keepsAVersionsFailureAndChargesIPv6ByItsBlock() async throws {
+        let runs = SharedRuns(allowance: .init(burst: 5, perSecond: 0.001))
+        let made = Locked(0)
+        for _ in 0..<3 {
+            do {
+                _ = try await runs.drawn(.init(id: "a", version: 1), for: "x") {
+                    made.withLock { $0 += 1 }
+                    throw LabError(
+                        status: .unprocessableContent,
+                        code: "runBudgetExceeded",
+                        message: "Too long."
+                    )
+                }
+                Issue.record("a failing version was answered")
+            } catch let error as LabError {
+                #expect(error.code == "runBudgetExceeded")
+            }
+        }
+        // Run once: the failure is kept, as an answer is.
+        #expect(made.withLock { $0 } == 1)
+        #expect(
+            SharedRuns.caller("2001:db8:1:2:aaaa::1") == SharedRuns.caller("2001:db8:1:2:bbbb:cccc:dddd:eeee")
+        )
+        #expect(SharedRuns.caller("2001:db8:1:2::1") != SharedRuns.caller("2001:db8:1:3::1"))
+        #expect(SharedRuns.caller("::1") == "0:0:0:0::/64")
+        #expect(SharedRuns.caller("10.0.0.1") == "10.0.0.1")
+    }
+}

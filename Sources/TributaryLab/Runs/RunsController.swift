@@ -89,7 +89,10 @@ struct RunsController {
             stored = try await store.document(id)
         }
         let (document, title, budget) = (stored.document, stored.title, budget)
-        return try await shared.drawn(.init(id: id, version: stored.version), for: context.remoteHost) {
+        return try await shared.drawn(
+            .init(id: id, version: stored.version),
+            for: SharedRuns.caller(context.remoteHost)
+        ) {
             try await execute { () throws(LabError) -> SharedRuns.Drawn in
                 let timeline = try Self.timeline(of: document, budget: budget)
                 let svg = Data(SVGRenderer.render(timeline, document: document, title: title).utf8)

@@ -34,7 +34,14 @@ actor SharedRuns {
     let maximumBytes: Int
     let allowance: Allowance
     private let now: @Sendable () -> ContinuousClock.Instant
-    private var kept: [Key: (drawn: Drawn, used: UInt64)] = [:]
+    /// What a version ran to: its answers, or the error a run of it always ends in (a document
+    /// past its budget fails the same way every time, and is not run again to say so).
+    private enum Outcome {
+        case drawn(Drawn)
+        case failed(LabError)
+    }
+
+    private var kept: [Key: (outcome: Outcome, bytes: Int, used: UInt64)] = [:]
     private var keptBytes = 0
     private var uses: UInt64 = 0
     private var running: [Key: Task<Drawn, any Error>] = [:]
@@ -60,31 +67,55 @@ actor SharedRuns {
         if let found = kept[key] {
             uses += 1
             kept[key]?.used = uses
-            return found.drawn
+            switch found.outcome {
+            case .drawn(let drawn): return drawn
+            case .failed(let error): throw error
+            }
         }
         if let task = running[key] { return try await task.value }
         try charge(address)
         let task = Task { try await make() }
         running[key] = task
         defer { running[key] = nil }
-        let drawn = try await task.value
-        keep(drawn, as: key)
-        return drawn
+        do {
+            let drawn = try await task.value
+            keep(.drawn(drawn), bytes: drawn.bytes, as: key)
+            return drawn
+        } catch let error as LabError where error.status == .unprocessableContent {
+            keep(.failed(error), bytes: error.message.utf8.count + 256, as: key)
+            throw error
+        }
     }
 
     /// How many versions are kept, and their bytes.
     var keeping: (count: Int, bytes: Int) { (kept.count, keptBytes) }
 
-    private func keep(_ drawn: Drawn, as key: Key) {
+    private func keep(_ outcome: Outcome, bytes: Int, as key: Key) {
         // One answer larger than a quarter of the room is served, not kept.
-        guard drawn.bytes <= maximumBytes / 4 else { return }
+        guard bytes <= maximumBytes / 4 else { return }
         uses += 1
-        kept[key] = (drawn, uses)
-        keptBytes += drawn.bytes
+        kept[key] = (outcome, bytes, uses)
+        keptBytes += bytes
         while keptBytes > maximumBytes, let oldest = kept.min(by: { $0.value.used < $1.value.used }) {
             kept[oldest.key] = nil
-            keptBytes -= oldest.value.drawn.bytes
+            keptBytes -= oldest.value.bytes
         }
+    }
+
+    /// Whom a run is charged to: an IPv4 address, or an IPv6 address's /64, the block one
+    /// subscriber is given, so that the addresses of one network share one allowance.
+    static func caller(_ host: String) -> String {
+        guard host.contains(":") else { return host }
+        var groups = host.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        if let gap = groups.firstIndex(of: ""), groups.count < 8 {
+            // `::` stands for as many zero groups as make eight.
+            let zeros = Array(repeating: "0", count: 8 - groups.count + 1)
+            groups.replaceSubrange(gap...gap, with: zeros)
+            groups = groups.filter { !$0.isEmpty }
+            while groups.count < 8 { groups.append("0") }
+        }
+        return groups.prefix(4).map { String(Int($0, radix: 16) ?? 0, radix: 16) }.joined(separator: ":")
+            + "::/64"
     }
 
     /// Takes one run from `address`'s allowance, or refuses with how long to wait.
