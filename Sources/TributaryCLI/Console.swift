@@ -44,32 +44,26 @@ final class Console: Sendable {
     /// bidirectional overrides, and any other but a line break or a tab) written as `\uXXXX`.
     /// Outside its strings JSON has no such characters, so the result is the same JSON.
     static func jsonEscaped(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: isControl) else { return json }
-        var escaped = String.UnicodeScalarView()
-        for scalar in json.unicodeScalars {
-            if isControl(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                escaped.append(
-                    contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars
-                )
-            } else {
-                escaped.append(scalar)
-            }
+        replacingControls(in: json) { value in
+            let hex = String(value, radix: 16, uppercase: false)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         }
-        return String(escaped)
     }
 
     /// `text` with every control character but line breaks and tabs written as `\u{…}`: what a
     /// command prints comes from servers and documents, whose escape sequences must not drive
     /// the terminal.
     static func visible(_ text: String) -> String {
+        replacingControls(in: text) { "\\u{\(String($0, radix: 16, uppercase: true))}" }
+    }
+
+    /// `text` with each control character ``isControl(_:)`` names written as `written` says.
+    private static func replacingControls(in text: String, _ written: (UInt32) -> String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var shown = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isControl(scalar) {
-                shown.append(
-                    contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars
-                )
+                shown.append(contentsOf: written(scalar.value).unicodeScalars)
             } else {
                 shown.append(scalar)
             }

@@ -83,6 +83,12 @@ def wait(driver, condition, seconds=15):
                          ignored_exceptions=[NoSuchElementException, StaleElementReferenceException]).until(lambda _: condition())
 
 
+def example(name):
+    """One of the lab's bundled example documents."""
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "TributaryLab", "Examples", name)) as f:
+        return json.load(f)
+
+
 def api(base, method, path, body=None):
     request = urllib.request.Request(
         base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
@@ -595,8 +601,7 @@ def streams(run, first, second):
     run.step("streams-values-as-typed", first, values_as_typed)
 
     def nothing_lost():
-        with open(os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "TributaryLab", "Examples", "serial.json")) as f:
-            made = api(base, "POST", "/api/streams", json.load(f))
+        made = api(base, "POST", "/api/streams", example("serial.json"))
         key = f"tributary.draft.{made['id']}"
         first.get(f"{base}/streams/{made['id']}")
         wait(first, lambda: first.find_element(By.CSS_SELECTOR, ".diagram-box svg.diagram"))
@@ -635,8 +640,7 @@ def streams(run, first, second):
     run.step("streams-nothing-typed-is-lost", first, nothing_lost)
 
     def operators_keep_fields():
-        with open(os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "TributaryLab", "Examples", "map-filter-scan.json")) as f:
-            made = api(base, "POST", "/api/streams", json.load(f))
+        made = api(base, "POST", "/api/streams", example("map-filter-scan.json"))
         first.get(f"{base}/streams/{made['id']}")
         wait(first, lambda: first.find_element(By.CSS_SELECTOR, ".diagram-box svg.diagram"))
         node = lambda: next(n for n in json.loads(editor_text(first).get_attribute("value"))["nodes"] if n["id"] == "doubled")
@@ -654,8 +658,7 @@ def streams(run, first, second):
     run.step("streams-operators-keep-fields", first, operators_keep_fields)
 
     def diagrams_fit():
-        with open(os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "TributaryLab", "Examples", "zip-vs-combineLatest.json")) as f:
-            made = api(base, "POST", "/api/streams", json.load(f))
+        made = api(base, "POST", "/api/streams", example("zip-vs-combineLatest.json"))
         try:
             for width in [1280, 390]:
                 first.set_window_size(width, 900)
@@ -715,8 +718,7 @@ def sharing(run, first):
     marbles and its diagram, drawn by the lab, and nothing that needs the session; a link to one
     version; and the diagram embedded in another site's page, which no other page may do."""
     base = run.base
-    with open(os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "TributaryLab", "Examples", "typing-debounce.json")) as f:
-        document = json.load(f)
+    document = example("typing-debounce.json")
     made = api(base, "POST", "/api/streams", document)
     fresh = browser()
     try:

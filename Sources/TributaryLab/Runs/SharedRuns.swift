@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import TributaryHTTP
 
 /// Runs of stored versions for whoever has a document's link: what a version runs to and how it
 /// is drawn never change, so each version is run once and its answers kept, and a link posted
@@ -105,17 +106,11 @@ actor SharedRuns {
     /// Whom a run is charged to: an IPv4 address, or an IPv6 address's /64, the block one
     /// subscriber is given, so that the addresses of one network share one allowance.
     static func caller(_ host: String) -> String {
-        guard host.contains(":") else { return host }
-        var groups = host.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        if let gap = groups.firstIndex(of: ""), groups.count < 8 {
-            // `::` stands for as many zero groups as make eight.
-            let zeros = Array(repeating: "0", count: 8 - groups.count + 1)
-            groups.replaceSubrange(gap...gap, with: zeros)
-            groups = groups.filter { !$0.isEmpty }
-            while groups.count < 8 { groups.append("0") }
+        guard case .v6(let bytes)? = IPAddress(host) else { return host }
+        let groups = stride(from: 0, to: 8, by: 2).map {
+            String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
         }
-        return groups.prefix(4).map { String(Int($0, radix: 16) ?? 0, radix: 16) }.joined(separator: ":")
-            + "::/64"
+        return groups.joined(separator: ":") + "::/64"
     }
 
     /// Takes one run from `address`'s allowance, or refuses with how long to wait.
