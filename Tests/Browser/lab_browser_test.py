@@ -34,8 +34,8 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def start_lab(binary, folder):
-    port = free_port()
+def start_lab(binary, folder, port=None):
+    port = port or free_port()
     environment = dict(os.environ, XDG_DATA_HOME=folder, XDG_CACHE_HOME=folder)
     environment.pop("NEWSAPI_KEY", None)
     environment.pop("NEWSAPI_BASE_URL", None)
@@ -104,6 +104,7 @@ def main():
     os.makedirs(shots, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="lab-browser-")
     lab, base = start_lab(binary, folder)
+    labs = {"lab": lab, "binary": binary, "folder": folder}
     first, second = browser(), browser()
     run = Run(base, shots)
     try:
@@ -111,7 +112,9 @@ def main():
         streams(run, first, second)
         sharing(run, first)
         recordings(run, first, second)
+        reconnecting(run, first, second, labs)
     finally:
+        lab = labs["lab"]
         if lab.poll() is not None:
             print(f"the lab had ended with status {lab.returncode}; its log is {folder}/lab.log")
         first.quit()
@@ -354,6 +357,15 @@ def replace_text(driver, text):
     driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));", area, text)
 
 
+def set_field(driver, label, value):
+    """Sets the form field labelled `label` and says it changed, all in the page: the form is
+    drawn anew whenever the text changes outside it, so an element found first may be gone."""
+    wait(driver, lambda: driver.execute_script(
+        "const field = document.querySelector(`[aria-label='${arguments[0]}']`);"
+        "if (!field) return false; field.value = arguments[1]; field.dispatchEvent(new Event('change')); return true;",
+        label, value))
+
+
 def streams(run, first, second):
     base = run.base
     state = {}
@@ -403,12 +415,34 @@ def streams(run, first, second):
         line = syntax[: syntax.index('"nodes": [,')].count("\n") + 1
         replace_text(first, syntax)
         wait(first, lambda: f"line {line}" in first.find_element(By.ID, "json-error").text)
+        # While the JSON is not JSON, the form shows the last valid document, disabled, and says why.
+        form_note = first.find_element(By.ID, "form-note")
+        wait(first, lambda: form_note.is_displayed() and f"line {line}" in form_note.text)
+        assert "last valid document" in form_note.text, form_note.text
+        controls = first.find_elements(By.CSS_SELECTOR, "fieldset input, fieldset select")
+        assert controls and not any(control.is_enabled() for control in controls)
+        first.save_screenshot(os.path.join(run.shots, "streams-form-waits-for-json.png"))
         replace_text(first, text)
         wait(first, lambda: first.find_element(By.ID, "json-error").text == "")
         wait(first, lambda: "stale" not in first.find_element(By.CSS_SELECTOR, ".diagram-box").get_attribute("class"))
         assert not first.find_elements(By.CSS_SELECTOR, ".field-error")
         assert not first.find_element(By.CSS_SELECTOR, ".stale-label").is_displayed()
         assert first.find_element(By.XPATH, "//button[text()='Save']").is_enabled()
+        assert not first.find_element(By.ID, "form-note").is_displayed()
+        assert all(control.is_enabled() for control in first.find_elements(By.CSS_SELECTOR, "fieldset input, fieldset select"))
+        # A Marbles field that does not read as marbles holds Save back and marks the diagram stale.
+        marbles = first.find_element(By.XPATH, "//input[@aria-label='Marbles of numbers']")
+        written = marbles.get_attribute("value")
+        typed = "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event(arguments[2]));"
+        first.execute_script(typed, marbles, "a-(b", "input")
+        wait(first, lambda: "without its )" in first.find_element(By.CSS_SELECTOR, ".field-error").text)
+        wait(first, lambda: not first.find_element(By.XPATH, "//button[text()='Save']").is_enabled())
+        assert "valid" in first.find_element(By.ID, "save-reason").text
+        assert "stale" in first.find_element(By.CSS_SELECTOR, ".diagram-box").get_attribute("class")
+        assert first.find_element(By.CSS_SELECTOR, ".stale-label").is_displayed()
+        first.execute_script(typed, first.find_element(By.XPATH, "//input[@aria-label='Marbles of numbers']"), written, "change")
+        wait(first, lambda: first.find_element(By.XPATH, "//button[text()='Save']").is_enabled())
+        wait(first, lambda: "stale" not in first.find_element(By.CSS_SELECTOR, ".diagram-box").get_attribute("class"))
 
     run.step("streams-invalid", first, invalid)
 
@@ -459,23 +493,40 @@ def streams(run, first, second):
     run.step("streams-merge", second, merged)
 
     def conflict():
-        # The same part: only it is asked about, theirs or mine.
+        # Only the fields both changed are asked about, theirs beside mine, the difference
+        # marked; a field of the same node only one side changed merges without asking.
         mine = json.loads(editor_text(second).get_attribute("value"))
         mine["name"] = "Kept in the second window"
+        mine["nodes"][0]["expression"] = "$0 * 5"
         replace_text(second, json.dumps(mine, indent=2))
         theirs = json.loads(editor_text(first).get_attribute("value"))
         theirs["name"] = "Saved again in the first"
+        theirs["nodes"][0]["expression"] = "$0 * 7"
+        theirs["nodes"][1]["expression"] = "$0 > 3"
         replace_text(first, json.dumps(theirs, indent=2))
         first.find_element(By.XPATH, "//button[text()='Save']").click()
         banner = wait(second, lambda: second.find_element(By.CSS_SELECTOR, ".banner.merge"))
-        assert "changed what you changed" in banner.text, banner.text
-        assert [legend.text for legend in banner.find_elements(By.TAG_NAME, "legend")] == ["name"]
+        assert "changed 2 fields you changed too" in banner.text, banner.text
+        rows = banner.find_elements(By.CSS_SELECTOR, "tr[data-conflict]")
+        assert [row.get_attribute("data-conflict") for row in rows] == ["name", "node doubled › expression"], [row.text for row in rows]
+        theirs_cell, mine_cell = rows[1].find_elements(By.TAG_NAME, "td")
+        assert theirs_cell.find_element(By.TAG_NAME, "mark").text == "7", theirs_cell.text
+        assert mine_cell.find_element(By.TAG_NAME, "mark").text == "5", mine_cell.text
+        assert "node above2 › expression (theirs)" in banner.text, banner.text
         assert "Kept in the second window" in editor_text(second).get_attribute("value")
+        # Until each conflict is chosen, the main Save says why it waits.
+        assert not second.find_element(By.XPATH, "//button[text()='Save']").is_enabled()
+        assert "Choose theirs or mine" in second.find_element(By.ID, "save-reason").text
         second.save_screenshot(os.path.join(run.shots, "streams-conflict-choice.png"))
+        rows[1].find_element(By.CSS_SELECTOR, "input[value='theirs']").click()
         banner.find_element(By.XPATH, ".//button[text()='Merge']").click()
-        assert "Kept in the second window" in editor_text(second).get_attribute("value")
+        merged = json.loads(editor_text(second).get_attribute("value"))
+        assert merged["name"] == "Kept in the second window", merged
+        assert merged["nodes"][0]["expression"] == "$0 * 7" and merged["nodes"][1]["expression"] == "$0 > 3", merged
         second.find_element(By.XPATH, "//button[text()='Save']").click()
         wait(first, lambda: first.find_element(By.TAG_NAME, "h1").text == "Kept in the second window")
+        saved = api(base, "GET", f"/api/streams/{state['id']}")["document"]
+        assert saved["nodes"][0]["expression"] == "$0 * 7" and saved["nodes"][1]["expression"] == "$0 > 3", saved
 
     run.step("streams-conflict", second, conflict)
 
@@ -527,22 +578,21 @@ def streams(run, first, second):
         wait(first, lambda: marbles.get_attribute("value") == "-123(4|)")
         select = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "select[aria-label='Operator of doubled']"))
         wait(first, lambda: len(select.find_elements(By.TAG_NAME, "option")) == 13)
-        driver = first
-        driver.execute_script("arguments[0].value = 'debounce'; arguments[0].dispatchEvent(new Event('change'))", select)
-        seconds = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[aria-label='Seconds of doubled']"))
+        def change(label, value):
+            set_field(first, label, value)
+
+        change("Operator of doubled", "debounce")
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[aria-label='Seconds of doubled']"))
         node = lambda: next(n for n in json.loads(editor_text(first).get_attribute("value"))["nodes"] if n["id"] == "doubled")
         assert node()["seconds"] == 0.5 and "expression" not in node(), node()
         wait(first, lambda: "debounce(0.5s)" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
         assert first.find_element(By.ID, "json-error").text == ""
-        driver.execute_script("arguments[0].value = '2'; arguments[0].dispatchEvent(new Event('change'))", seconds)
+        change("Seconds of doubled", "2")
         wait(first, lambda: node()["seconds"] == 2)
-        select = first.find_element(By.CSS_SELECTOR, "select[aria-label='Operator of doubled']")
-        driver.execute_script("arguments[0].value = 'throttle'; arguments[0].dispatchEvent(new Event('change'))", select)
-        latest = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[aria-label='The latest of a window, not the first of doubled']"))
-        latest.click()
+        change("Operator of doubled", "throttle")
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, "input[aria-label='The latest of a window, not the first of doubled']").click() or True)
         wait(first, lambda: node().get("latest") is True and node()["seconds"] == 2)
-        select = first.find_element(By.CSS_SELECTOR, "select[aria-label='Operator of doubled']")
-        driver.execute_script("arguments[0].value = 'merge'; arguments[0].dispatchEvent(new Event('change'))", select)
+        change("Operator of doubled", "merge")
         wait(first, lambda: node().get("inputs") == ["numbers"] and "input" not in node() and "seconds" not in node())
         wait(first, lambda: "merge(numbers)" in first.find_element(By.CSS_SELECTOR, "pre.lanes").text)
 
@@ -648,7 +698,7 @@ def streams(run, first, second):
         for name in ["filter", "scan", "delay", "map"]:
             select = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "select[aria-label='Operator of doubled']"))
             wait(first, lambda: len(select.find_elements(By.TAG_NAME, "option")) > 1)
-            first.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change'))", select, name)
+            set_field(first, "Operator of doubled", name)
             wait(first, lambda: node()["operator"] == name)
         # map → filter → scan → delay → map keeps the expression map began with.
         assert node()["expression"] == expression, node()
@@ -873,12 +923,110 @@ def recordings(run, first, second):
 
     run.step("recordings-open-as-document", first, as_document)
 
+    def labels_apart():
+        # Six short subscriptions one after another share a row; a lane of words holds an empty one.
+        def event(lane, subscription, kind, t, **more):
+            return {"lane": lane, "subscription": subscription, "kind": kind, "t": t, "source": "Labels.swift:1", **more}
+
+        events = []
+        for number in range(1, 7):
+            start = 0.02 * number
+            events += [event("letters", number, "subscribed", start), event("letters", number, "value", start + 0.005, value=str(number)),
+                       event("letters", number, "finished", start + 0.015)]
+        events += [event("words", 1, "subscribed", 0.3), event("words", 1, "value", 0.5, value=""),
+                   event("words", 1, "value", 1.0, value="swift"), event("words", 1, "value", 2.0, value="a longer value"),
+                   event("words", 1, "finished", 3.0)]
+        events.sort(key=lambda item: item["t"])
+        first.get(base + "/recordings")
+        answer = first.execute_async_script("""
+            const [batch, done] = arguments;
+            const socket = new WebSocket(`ws://${location.host}/api/recordings/labels/ingest?recorder=${crypto.randomUUID()}`);
+            let replies = 0;
+            socket.onopen = () => socket.send(JSON.stringify(batch));
+            socket.onmessage = (message) => { replies += 1; if (replies === 2) { socket.close(); done(message.data); } };
+            socket.onclose = (closing) => done(`closed ${closing.code}`);
+        """, {"type": "events", "first": 0, "events": events, "dropped": 0})
+        assert '"stored"' in answer, answer
+        first.get(base + "/recordings")
+        wait(first, lambda: first.find_element(By.LINK_TEXT, "labels")).click()
+        wait(first, lambda: {"letters", "words"} <= set(lane_names(first)))
+        labels = first.execute_script("""
+            return [...document.querySelectorAll('.lanes-chart text')].map((node) => {
+              const box = node.getBBox();
+              return { text: node.textContent, kind: node.getAttribute('class'), x: box.x, y: box.y, width: box.width, height: box.height };
+            });""")
+        drawn = [label for label in labels if label["kind"] in ("subscription", "value-label", "lane-name")]
+        for index, one in enumerate(drawn):
+            for other in drawn[index + 1:]:
+                apart = (one["x"] + one["width"] <= other["x"] or other["x"] + other["width"] <= one["x"]
+                         or one["y"] + one["height"] <= other["y"] or other["y"] + other["height"] <= one["y"])
+                assert apart, f"{one} is drawn on {other}"
+        values = [label["text"] for label in drawn if label["kind"] == "value-label"]
+        assert '""' in values and "swift" in values and "a longer value" in values, values
+        assert "#1" in [label["text"] for label in drawn if label["kind"] == "subscription"]
+        empty = [m for m in marbles(first) if m.find_element(By.TAG_NAME, "title").get_attribute("textContent").startswith('"" at')]
+        assert len(empty) == 1, [m.find_element(By.TAG_NAME, "title").get_attribute("textContent") for m in marbles(first)]
+        first.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", empty[0])
+        assert first.find_element(By.CSS_SELECTOR, ".lane-detail code").text == '""'
+
+    run.step("recordings-labels-apart", first, labels_apart)
+
     def missing():
         first.get(base + "/recordings/no-such-recording")
         wait(first, lambda: "There is no recording" in first.find_element(By.TAG_NAME, "main").text)
         assert first.find_element(By.TAG_NAME, "h1").text == "No such recording"
 
     run.step("recordings-missing", first, missing)
+
+
+def reconnecting(run, first, second, labs):
+    """The lab stops under an editor with unsaved changes and a news page: both say so at once,
+    what is typed meanwhile stays, and when the lab is back both say so and Save saves it all."""
+    base = run.base
+    made = api(base, "POST", "/api/streams", example("map-filter-scan.json"))
+    state = {}
+
+    def lost():
+        first.get(f"{base}/streams/{made['id']}")
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, ".diagram-box svg.diagram"))
+        wait(first, lambda: "viewing" in first.find_element(By.CSS_SELECTOR, ".toolbar").text)
+        second.get(base + "/news")
+        wait(second, lambda: len(cards(second)) > 0)
+        document = json.loads(editor_text(first).get_attribute("value"))
+        document["name"] = "Typed before the lab stopped"
+        replace_text(first, json.dumps(document, indent=2))
+        labs["lab"].terminate()
+        labs["lab"].wait(timeout=30)
+        for driver in (first, second):
+            banner = wait(driver, lambda: driver.find_element(By.ID, "connection"))
+            wait(driver, lambda: banner.is_displayed() and "cannot be reached" in banner.text)
+        save = first.find_element(By.XPATH, "//button[text()='Save']")
+        wait(first, lambda: not save.is_enabled())
+        assert "Not connected" in first.find_element(By.ID, "save-reason").text
+        document["nodes"][0]["expression"] = "$0 * 10"
+        replace_text(first, json.dumps(document, indent=2))
+        state["document"] = document
+        first.save_screenshot(os.path.join(run.shots, "connection-lost.png"))
+
+    run.step("connection-lost", first, lost)
+
+    def back():
+        port = urllib.parse.urlsplit(base).port
+        labs["lab"], _ = start_lab(labs["binary"], labs["folder"], port)
+        for driver in (first, second):
+            banner = driver.find_element(By.ID, "connection")
+            wait(driver, lambda: "back" in banner.text, 30)
+        save = first.find_element(By.XPATH, "//button[text()='Save']")
+        wait(first, lambda: save.is_enabled())
+        assert json.loads(editor_text(first).get_attribute("value")) == state["document"]
+        save.click()
+        wait(first, lambda: "Saved as version 2" in first.find_element(By.CSS_SELECTOR, ".toolbar").text)
+        saved = api(base, "GET", f"/api/streams/{made['id']}")["document"]
+        assert saved["name"] == "Typed before the lab stopped" and saved["nodes"][0]["expression"] == "$0 * 10", saved
+        # The news page asked again by itself.
+        wait(second, lambda: len(cards(second)) > 0 and "lost" not in second.find_element(By.ID, "news-status").text)
+
+    run.step("connection-back", first, back)
 
 
 if __name__ == "__main__":

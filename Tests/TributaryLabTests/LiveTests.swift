@@ -281,3 +281,33 @@ struct LiveTests {
         }
     }
 }
+
+/// The pulse every page of the lab holds open, to say at once when the lab is gone and when it
+/// is back.
+@Suite(.timeLimit(.minutes(5)))
+struct PulseTests {
+    @Test func saysWhenTheLabStartedAndClosesWhenItStops() async throws {
+        let opened = Locked<LiveViewer?>(nil)
+        let before = Date()
+        try await withLiveLab { _, _, live in
+            // Anyone may hold one: no token, as a share link's viewer has none.
+            let url = live(false).url.replacingOccurrences(
+                of: #"/api/streams/.*"#,
+                with: "/api/pulse",
+                options: .regularExpression
+            )
+            let pulse = LiveViewer(LiveEndpoint(url: url, token: nil))
+            opened.withLock { $0 = pulse }
+            try await waitUntil { !pulse.messages(of: "lab").isEmpty }
+            let greeting = try #require(pulse.messages(of: "lab").first)
+            let startedAt = try Date(
+                #require(greeting["startedAt"] as? String),
+                strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+            )
+            #expect(startedAt >= before.addingTimeInterval(-1) && startedAt <= Date())
+            #expect(greeting.count == 2)
+        }
+        // The lab stopped: it said so with a close frame, not by dropping the connection.
+        #expect(await opened.current?.ended() != nil)
+    }
+}

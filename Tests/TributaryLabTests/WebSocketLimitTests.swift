@@ -158,6 +158,16 @@ struct WebSocketLimitTests {
         }
     }
 
+    @Test func thePulseTakesNoFrameLargerThanAControlFramesRoom() async throws {
+        try await withLab { lab in
+            let pulse = try await Self.open("/api/pulse", port: lab.base.port ?? 0, token: nil)
+            pulse.send(bytes: WebSocketFramesTests.frame(payload: Array(repeating: 0x20, count: 126)))
+            let answer = await pulse.readBytes(timeout: .seconds(10)) { Self.closeCode(in: $0) != nil }
+            #expect(Self.closeCode(in: answer.bytes) == 1009)
+            #expect(try await lab.send(.get, "/api/health").status == 200)
+        }
+    }
+
     @Test func anUnmaskedFrameIsClosedWith1002() async throws {
         try await withLab { lab in
             let id = try await Self.document(lab)

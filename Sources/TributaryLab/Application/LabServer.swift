@@ -221,6 +221,7 @@ public struct LabServer: Sendable {
         let router = Router(context: LabRequestContext.self)
         router.add(middleware: LabHostMiddleware(configuration: configuration))
         router.add(middleware: authenticator(required: false))
+        PulseController(connections: connections, startedAt: Date()).addRoutes(to: router)
         LiveController(
             service: service,
             connections: connections,

@@ -1,4 +1,5 @@
 // The lab's sections, each a view of the path: /news…, /streams… and /recordings….
+import './connection.js';
 import { renderNews } from './news.js';
 import { renderRecordings } from './recordings.js';
 import { renderStreams } from './streams.js';

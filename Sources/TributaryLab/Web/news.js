@@ -50,49 +50,63 @@ export function renderNews(main, navigate) {
   const more = el('div', { class: 'more' });
   main.append(title, tabs, controls, statusArea, list, sourceList, more);
 
-  const socket = new WebSocket(socketURL('/api/news/live'));
-  const send = (message) => {
-    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-  };
+  // The news reader's socket, reopened by itself when the lab was out of reach; what it shows
+  // follows the inputs, which stay as typed and are sent again.
+  let socket = null;
   let opened = false;
-  socket.addEventListener('open', () => {
-    opened = true;
-    sendInputs();
-  });
-  socket.addEventListener('message', (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === 'choices') {
-      choices = message;
-      // Only the pickers that depend on them change, not a field someone may be typing in.
-      for (const picker of controls.querySelectorAll('label.country')) {
-        picker.replaceWith(countryPicker({ any: input.view === 'sources' }));
-      }
-      controls.querySelector('.suggestions')?.replaceWith(feedSuggestions());
-      return;
-    }
-    if (message.seq < seq) return;
-    if (message.type === 'articles') {
-      articles = message;
-      showArticles();
-    } else if (message.type === 'sources') {
-      sources = message;
-      showSources();
-    }
-  });
-  socket.addEventListener('close', async () => {
-    if (closed) return;
-    if (!opened) {
-      // A socket refused at once is, most often, a browser without the lab's session.
-      const session = await fetch('/api/session').then((r) => r.json()).catch(() => ({}));
-      if (session.signedIn === false) {
-        statusArea.replaceChildren(status('failed',
-          'Reading the news needs this browser to be signed in: open the link that tributary lab printed, the one ending in ?token=…'));
+  let reconnecting = null;
+  const send = (message) => {
+    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  };
+  function connect() {
+    clearTimeout(reconnecting);
+    const live = new WebSocket(socketURL('/api/news/live'));
+    socket = live;
+    live.addEventListener('open', () => {
+      opened = true;
+      sendInputs();
+    });
+    live.addEventListener('message', (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === 'choices') {
+        choices = message;
+        // Only the pickers that depend on them change, not a field someone may be typing in.
+        for (const picker of controls.querySelectorAll('label.country')) {
+          picker.replaceWith(countryPicker({ any: input.view === 'sources' }));
+        }
+        controls.querySelector('.suggestions')?.replaceWith(feedSuggestions());
         return;
       }
-    }
-    statusArea.replaceChildren(status('failed', 'The connection to the lab was lost.',
-      el('button', { class: 'secondary', onclick: () => navigate(location.pathname + location.search, { replace: true, fresh: true }) }, 'Reconnect')));
-  });
+      if (message.seq < seq) return;
+      if (message.type === 'articles') {
+        articles = message;
+        showArticles();
+      } else if (message.type === 'sources') {
+        sources = message;
+        showSources();
+      }
+    });
+    live.addEventListener('close', async () => {
+      if (closed || socket !== live) return;
+      if (!opened) {
+        // A socket refused at once is, most often, a browser without the lab's session.
+        const session = await fetch('/api/session').then((r) => r.json()).catch(() => ({}));
+        if (session.signedIn === false) {
+          statusArea.replaceChildren(status('failed',
+            'Reading the news needs this browser to be signed in: open the link that tributary lab printed, the one ending in ?token=…'));
+          return;
+        }
+      }
+      statusArea.replaceChildren(status('loading', 'The connection to the lab was lost; reconnecting…'));
+      reconnecting = setTimeout(connect, 1000);
+    });
+  }
+  // The lab is back: reconnect at once rather than at the next try.
+  const reconnected = () => {
+    if (!closed && socket?.readyState === WebSocket.CLOSED) connect();
+  };
+  addEventListener('lab:reconnected', reconnected);
+  connect();
 
   function feed() {
     switch (input.view) {
@@ -353,8 +367,10 @@ export function renderNews(main, navigate) {
   history.replaceState({}, '', address());
   const leave = () => {
     closed = true;
+    clearTimeout(reconnecting);
+    removeEventListener('lab:reconnected', reconnected);
     observer.disconnect();
-    socket.close();
+    socket?.close();
   };
   leave.reroute = reroute;
   return leave;

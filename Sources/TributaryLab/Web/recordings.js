@@ -31,6 +31,16 @@ function visible(text) {
     (character) => `\\u{${character.codePointAt(0).toString(16).toUpperCase()}}`);
 }
 
+/** A recorded value as the page shows it: an empty one as `""`, so that it reads as a value. */
+function valueText(value) {
+  return value === '' ? '""' : visible(value);
+}
+
+// The width a label of `text` takes in the chart's 10-pixel type, about; labels are placed
+// only where this much room is free, so that none is drawn on another.
+const labelWidth = (text) => 6.2 * [...text].length;
+const shortened = (text, most = 24) => ([...text].length > most ? `${[...text].slice(0, most - 1).join('')}…` : text);
+
 function failure(body, fallback) {
   return body?.error?.message ?? fallback;
 }
@@ -274,7 +284,7 @@ function renderRecording(main, navigate, id) {
   }
 
   function show(event, text) {
-    detail.replaceChildren(el('strong', {}, visible(event.lane)), ` #${event.subscription} at ${span(event.t)}: `, el('code', {}, visible(text)));
+    detail.replaceChildren(el('strong', {}, visible(event.lane)), ` #${event.subscription} at ${span(event.t)}: `, el('code', {}, valueText(text)));
   }
 
   function draw() {
@@ -295,6 +305,8 @@ function renderRecording(main, navigate, id) {
     const x = (t) => LABEL + (t - viewStart) * pxPerSecond;
     const nodes = [];
     let top = 28;
+    // Where each row's labels end, so that a label begins only after the last.
+    let rowLabels = [];
 
     // The time axis: about one label every 100 pixels, on round steps.
     const rough = 100 / pxPerSecond;
@@ -307,6 +319,7 @@ function renderRecording(main, navigate, id) {
 
     for (const name of lanes.names()) {
       const { bars, height } = lanes.rows(name);
+      rowLabels = [];
       const laneHeight = height * ROW;
       const shown = visible(name);
       nodes.push(svg('text', { x: 8, y: top + ROW / 2 + 4, class: 'lane-name' }, shown.length > 14 ? `${shown.slice(0, 13)}…` : shown,
@@ -318,8 +331,15 @@ function renderRecording(main, navigate, id) {
         const from = Math.max(x(bar.start), LABEL);
         const to = Math.min(x(end), width);
         const ended = bar.kind ? `${bar.kind}${bar.error ? `: ${visible(bar.error)}` : ''}` : 'still subscribed';
-        // Each row is one subscription through the lane, numbered as the recorder numbered it.
-        nodes.push(svg('text', { x: LABEL - 6, y: y + 4, class: 'subscription', 'text-anchor': 'end' }, `#${bar.subscription}`));
+        // A row holds the subscriptions through the lane that never overlap in time, each
+        // numbered as the recorder numbered it, at its start above its bar: where the last
+        // label of the row leaves no room, the bar's own title names it.
+        const labels = (rowLabels[bar.row] ??= { until: -Infinity });
+        const number = `#${bar.subscription}`;
+        if (from >= labels.until + 4 && from + labelWidth(number) <= width) {
+          nodes.push(svg('text', { x: from + 1, y: y - 9, class: 'subscription' }, number));
+          labels.until = from + 1 + labelWidth(number);
+        }
         nodes.push(svg('line', { x1: from, x2: Math.max(to, from + 1), y1: y, y2: y, class: `bar ${bar.kind ?? 'open'}` },
           svg('title', {}, `${name} #${bar.subscription}, ${span(end - bar.start)}, ${ended}`)));
         for (const demand of bar.demands) {
@@ -337,8 +357,8 @@ function renderRecording(main, navigate, id) {
           } else nodes.push(svg('circle', { cx: at, cy: y, r: 4, class: 'end cancelled' }, svg('title', {}, 'cancelled')));
         }
         let lastX = -Infinity;
-        for (const value of bar.values) {
-          if (value.t < viewStart || value.t > viewEnd) continue;
+        const shownValues = bar.values.filter((value) => value.t >= viewStart && value.t <= viewEnd);
+        shownValues.forEach((value, index) => {
           const at = x(value.t);
           // Values closer than a marble's width are drawn one above the other, never on top.
           const lift = at - lastX < 9 ? -7 : 0;
@@ -347,8 +367,18 @@ function renderRecording(main, navigate, id) {
             cx: at, cy: y + lift, r: 6, class: 'marble', tabindex: 0, 'data-value': '',
             onclick: () => show({ lane: name, subscription: bar.subscription, t: value.t }, value.value),
             onkeydown: (event) => { if (event.key === 'Enter') show({ lane: name, subscription: bar.subscription, t: value.t }, value.value); },
-          }, svg('title', {}, `${visible(value.value)} at ${span(value.t)}`)));
-        }
+          }, svg('title', {}, `${valueText(value.value)} at ${span(value.t)}`)));
+          // Its text above it, where it fits between its neighbours and after the row's last label.
+          const text = shortened(valueText(value.value));
+          const half = labelWidth(text) / 2;
+          const before = index > 0 ? x(shownValues[index - 1].t) : -Infinity;
+          const after = index + 1 < shownValues.length ? x(shownValues[index + 1].t) : Infinity;
+          const room = Math.min(at - before, after - at);
+          if (!lift && room >= 2 * half + 6 && at - half >= labels.until + 4 && at + half <= width) {
+            nodes.push(svg('text', { x: at, y: y - 9, class: 'value-label', 'text-anchor': 'middle' }, text));
+            labels.until = at + half;
+          }
+        });
       }
       top += laneHeight + LANE_GAP;
     }

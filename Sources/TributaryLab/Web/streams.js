@@ -2,7 +2,7 @@
 // version it was based on, and follows every other viewer's saves over the live socket.
 import { api, debounced, el, socketURL, status } from './dom.js';
 import { formatJSON, inDocumentOrder, jsonError, sameJSON } from './json.js';
-import { mergeDocuments, resolve } from './merge.js';
+import { difference, mergeDocuments, resolve } from './merge.js';
 
 // The name others see beside this browser's saves and in who is viewing, kept in the browser.
 const nameKey = 'tributary.displayName';
@@ -116,6 +116,11 @@ function renderEditor(main, navigate, id, pinned) {
   let latest = null;        // the newest version known
   let dirty = false;
   let problem = null;       // why the text is no document, while it is not one
+  let runProblem = null;    // why the text does not run, when that is the text's fault
+  let frozen = false;       // whether the form waits for the JSON to be JSON again
+  // Each stream's Marbles field that does not read as marbles, by the stream's index, and why.
+  let marbleProblems = new Map();
+  let conflictWith = null;  // the version whose conflicts with these edits are still to be chosen
   let closed = false;
   let socket = null;
   let operators = [];
@@ -161,6 +166,7 @@ function renderEditor(main, navigate, id, pinned) {
   text.addEventListener('scroll', () => { gutter.scrollTop = text.scrollTop; });
   const error = el('div', { class: 'error', id: 'json-error', role: 'status' });
   const form = el('div', {});
+  const formNote = el('p', { class: 'form-note', role: 'status', id: 'form-note', hidden: true });
   // The diagram is the lab's own SVG placed in the page, not an image, so that a marble's
   // title shows its whole value on hover.
   let diagram = null;
@@ -197,7 +203,7 @@ function renderEditor(main, navigate, id, pinned) {
       el('span', { class: 'spacer' }), note, deleteButton, shareButton, saveReason, saveButton),
     banner,
     el('div', { class: 'split' },
-      el('div', { class: 'panel' }, el('h2', {}, 'Edit'), form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), el('div', { class: 'json-editor' }, gutter, text), error),
+      el('div', { class: 'panel' }, el('h2', {}, 'Edit'), formNote, form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), el('div', { class: 'json-editor' }, gutter, text), error),
       el('div', { class: 'panel' }, el('div', { class: 'panel-head' }, el('h2', {}, 'Run ', staleLabel), zoomButton), runFailures, diagramBox, lanes, el('h2', {}, 'Versions'), versions)));
   text.id = 'json';
 
@@ -241,9 +247,11 @@ function renderEditor(main, navigate, id, pinned) {
         text.dispatchEvent(new Event('input'));
         drawForm(parsed().value ?? baseDocument);
         banner.replaceChildren();
+        updateButtons();
         note.textContent = draft.base === base ? 'Your unsaved changes are back.' : `Your unsaved changes are back; they began from version ${draft.base}.`;
       } }, 'Restore them'),
-      el('button', { class: 'secondary', type: 'button', onclick: () => { forgetDraft(); banner.replaceChildren(); } }, 'Discard them')));
+      el('button', { class: 'secondary', type: 'button', onclick: () => { forgetDraft(); banner.replaceChildren(); updateButtons(); } }, 'Discard them')));
+    updateButtons();
   }
   function sameText(other) {
     try { return sameJSON(JSON.parse(other), JSON.parse(text.value)); } catch { return other === text.value; }
@@ -271,10 +279,13 @@ function renderEditor(main, navigate, id, pinned) {
       versionPill.textContent = base === null ? '' : `version ${base} · read-only`;
       return;
     }
-    saveButton.disabled = !dirty || base === null || problem !== null;
     const why = base === null ? 'The document is still loading.'
-      : problem !== null ? 'Nothing to save until the document is valid.'
-        : !dirty ? `No changes since version ${base}.` : '';
+      : conflictWith !== null ? `Choose theirs or mine where version ${conflictWith} changed what you changed, then Merge.`
+        : problem !== null ? 'Nothing to save until the document is valid.'
+          : !dirty && document.getElementById('draft-offer') ? 'Your unsaved changes are set aside: restore them to save them.'
+            : !dirty ? `No changes since version ${base}.`
+              : socket?.readyState !== WebSocket.OPEN ? 'Not connected to the lab: Save comes back with the connection, and your changes stay here.' : '';
+    saveButton.disabled = why !== '';
     saveButton.title = saveButton.disabled ? why : `Save as version ${base + 1}`;
     saveReason.textContent = saveButton.disabled ? why : '';
     versionPill.textContent = base === null ? '' : `version ${base}${dirty ? ' · edited' : ''}`;
@@ -288,6 +299,7 @@ function renderEditor(main, navigate, id, pinned) {
     baseDocument = documentObject;
     latest = Math.max(latest ?? 0, version);
     dirty = false;
+    conflictWith = null;
     // An offer to restore a draft stays until it is answered.
     const offer = document.getElementById('draft-offer');
     banner.replaceChildren(...(offer ? [offer] : []));
@@ -315,12 +327,29 @@ function renderEditor(main, navigate, id, pinned) {
    * not run; a text that is no valid document cannot be saved either.
    */
   function markStale(reason, invalid = reason !== null) {
-    problem = invalid ? reason : null;
-    diagramBox.classList.toggle('stale', reason !== null);
-    lanes.classList.toggle('stale', reason !== null);
-    staleLabel.hidden = reason === null;
-    staleLabel.title = reason ?? '';
+    runProblem = invalid ? reason : null;
+    // A stream's Marbles field that does not read as marbles is not in the JSON yet: the
+    // diagram does not show it and Save waits for it, whatever the rest of the text says.
+    const fieldProblem = marbleProblems.values().next().value ?? null;
+    problem = runProblem ?? fieldProblem;
+    const stale = reason ?? fieldProblem;
+    diagramBox.classList.toggle('stale', stale !== null);
+    lanes.classList.toggle('stale', stale !== null);
+    staleLabel.hidden = stale === null;
+    staleLabel.title = stale ?? '';
     updateButtons();
+  }
+
+  /**
+   * While the JSON is not JSON the form shows the last valid document, disabled, and says why;
+   * `reason` null gives it back.
+   */
+  function freezeForm(reason) {
+    frozen = reason !== null;
+    formNote.hidden = !frozen;
+    formNote.textContent = frozen ? `The form shows the last valid document and waits for the JSON to be fixed: ${reason}` : '';
+    form.classList.toggle('frozen', frozen);
+    for (const control of form.querySelectorAll('input, select, textarea, button')) control.disabled = frozen || readOnly;
   }
 
   /**
@@ -358,10 +387,16 @@ function renderEditor(main, navigate, id, pinned) {
       text.setAttribute('aria-invalid', 'true');
       error.textContent = jsonError(text.value)?.message ?? failure.message;
       markStale(error.textContent);
+      freezeForm(error.textContent);
       return;
     }
-    // The form follows the text as it is typed; a change made in the form is in it already.
-    if (document.activeElement === text) drawForm(value);
+    // The form follows the text however it changed; a change made in the form is in it already,
+    // and the field being typed in is left alone.
+    if (!form.contains(document.activeElement) || frozen) {
+      frozen = false;
+      drawForm(value);
+      freezeForm(null);
+    }
     const [outcome, picture] = await Promise.all([
       api('/api/run', { method: 'POST', body: JSON.stringify(value) }),
       fetch('/api/diagram.svg', { method: 'POST', body: JSON.stringify(value), headers: { 'Content-Type': 'application/json' } }),
@@ -474,6 +509,7 @@ function renderEditor(main, navigate, id, pinned) {
 
   function drawForm(documentObject) {
     marbleFields = new Map();
+    marbleProblems = new Map();
     fieldsByPath = new Map();
     // The text may hold anything while it is typed: the form shows what has the shape of a document.
     const entries = (list) => (Array.isArray(list) ? list : []).map((entry, index) => [entry, index])
@@ -492,8 +528,11 @@ function renderEditor(main, navigate, id, pinned) {
         if (!answer.ok) {
           error.textContent = errorText(answer.body.error);
           showFieldError({ path: `$.streams[${index}]`, message: answer.body.error?.message ?? '' });
+          marbleProblems.set(index, `Stream ${stream.id}: ${answer.body.error?.message ?? 'its marbles do not read.'}`);
+          markStale(runProblem);
           return;
         }
+        marbleProblems.delete(index);
         const { value } = parsed();
         if (!value?.streams?.[index]) return;
         value.streams[index] = inDocumentOrder(answer.body.stream);
@@ -564,6 +603,7 @@ function renderEditor(main, navigate, id, pinned) {
     form.replaceChildren(...streams, ...nodes);
     showMarbles();
     disableForm();
+    if (frozen) for (const control of form.querySelectorAll('input, select, textarea, button')) control.disabled = true;
   }
 
   async function loadVersions() {
@@ -687,17 +727,16 @@ function renderEditor(main, navigate, id, pinned) {
     for (const control of form.querySelectorAll('input, select, textarea, button')) control.disabled = true;
   }
 
-  /** A short line of what a part holds, for choosing between two versions of it. */
+  /** What a part or field holds, as JSON text; `deleted` where a side took it out. */
   function partText(value) {
-    if (value === undefined) return 'deleted';
-    const text = JSON.stringify(value);
-    return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+    return value === undefined ? 'deleted' : JSON.stringify(value);
   }
 
   /**
    * Another save arrived while this page has edits: both are merged against the version the
-   * edits began from. Parts changed on one side only are taken as they are; parts both changed
-   * differently are offered, each on its own, as theirs or mine. `saving` saves once settled.
+   * edits began from. Parts and fields changed on one side only are taken as they are; each
+   * field both changed differently is shown with theirs and mine side by side, the difference
+   * marked, to choose one. `saving` saves once settled.
    */
   function reconcile(version, theirs, saving, author) {
     const mine = parsed().value;
@@ -728,20 +767,31 @@ function renderEditor(main, navigate, id, pinned) {
       settle(result.merged);
       return;
     }
-    const choices = new Map(result.conflicts.map((conflict) => [conflict.key, 'mine']));
-    const rows = result.conflicts.map((conflict) => {
-      const name = `choice-${conflict.key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-      const option = (side, value) => el('label', { class: 'choice' },
+    const choices = new Map(result.conflicts.map((conflict) => [conflict.id, 'mine']));
+    const cell = (conflict, side, value, marked) => {
+      const name = `choice-${conflict.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+      const [before, differing, after] = marked;
+      return el('td', {}, el('label', { class: 'choice' },
         el('input', { type: 'radio', name, value: side, checked: side === 'mine',
-          onchange: () => choices.set(conflict.key, side) }),
-        el('strong', {}, side === 'mine' ? 'Mine' : 'Theirs'), el('code', {}, partText(value)));
-      return el('fieldset', { class: 'conflict' }, el('legend', {}, conflict.key),
-        option('theirs', conflict.theirs), option('mine', conflict.mine));
+          'aria-label': `${side === 'mine' ? 'Mine' : 'Theirs'} for ${conflict.id}`,
+          onchange: () => choices.set(conflict.id, side) }),
+        el('code', { title: partText(value) }, before, differing ? el('mark', {}, differing) : null, after)));
+    };
+    const rows = result.conflicts.map((conflict) => {
+      const [theirsMarked, mineMarked] = difference(partText(conflict.theirs), partText(conflict.mine));
+      const where = conflict.field === null ? conflict.part : [conflict.part, ' › ', el('strong', {}, conflict.field)];
+      return el('tr', { 'data-conflict': conflict.id }, el('th', { scope: 'row' }, where),
+        cell(conflict, 'theirs', conflict.theirs, theirsMarked), cell(conflict, 'mine', conflict.mine, mineMarked));
     });
     const merged = [...result.fromThem.map((key) => `${key} (theirs)`), ...result.fromMe.map((key) => `${key} (yours)`)];
+    const count = result.conflicts.length;
+    conflictWith = version;
+    updateButtons();
     banner.replaceChildren(el('div', { class: 'banner merge', role: 'alert' },
-      el('p', {}, `Version ${version}${author ? `, saved by ${author},` : ''} changed what you changed. Choose for each part:`),
-      ...rows,
+      el('p', {}, `Version ${version}${author ? `, saved by ${author},` : ''} changed ${count === 1 ? 'a field' : `${count} fields`} you changed too. Choose theirs or mine for ${count === 1 ? 'it' : 'each'}:`),
+      el('table', { class: 'conflicts' },
+        el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Where'), el('th', { scope: 'col' }, `Theirs (version ${version})`), el('th', { scope: 'col' }, 'Mine'))),
+        el('tbody', {}, rows)),
       merged.length ? el('p', { class: 'meta' }, `Merged without asking: ${merged.join(', ')}.`) : null,
       el('button', { class: 'primary', type: 'button', onclick: () => settle(resolve(result, choices, theirs, mine)) },
         saving ? 'Merge and save' : 'Merge'),
@@ -753,6 +803,7 @@ function renderEditor(main, navigate, id, pinned) {
     socket.addEventListener('open', () => {
       if (displayName()) socket.send(JSON.stringify({ type: 'hello', name: displayName() }));
       if (base !== null) socket.send(JSON.stringify({ type: 'resume', version: latest }));
+      updateButtons();
     });
     socket.addEventListener('message', (event) => {
       const message = JSON.parse(event.data);
@@ -797,15 +848,26 @@ function renderEditor(main, navigate, id, pinned) {
           break;
       }
     });
+    const opened = socket;
     socket.addEventListener('close', (event) => {
-      if (closed) return;
+      if (closed || socket !== opened) return;
+      updateButtons();
+      if (note.textContent === 'Saving…') note.textContent = 'Not saved: the connection to the lab was lost. Save again once it is back.';
       if (event.code === 1011 || event.code === 1008) {
         banner.replaceChildren(el('div', { class: 'banner', role: 'alert' }, event.reason || 'The live connection ended.'));
         return;
       }
-      setTimeout(() => { if (!closed) connect(); }, 1000);
+      reconnecting = setTimeout(() => { if (!closed) connect(); }, 1000);
     });
   }
+  // The lab is back: the document's socket need not wait for its next try.
+  let reconnecting = null;
+  const reconnected = () => {
+    if (closed || pinned !== null || base === null || socket?.readyState === WebSocket.OPEN || socket?.readyState === WebSocket.CONNECTING) return;
+    clearTimeout(reconnecting);
+    connect();
+  };
+  addEventListener('lab:reconnected', reconnected);
 
   /** Whether the text differs from the document just saved, beyond formatting. */
   function dirtySince(message) {
@@ -839,6 +901,8 @@ function renderEditor(main, navigate, id, pinned) {
     socket?.close();
     removeEventListener('beforeunload', warnOnLeave);
     removeEventListener('keydown', saveKeys);
+    removeEventListener('lab:reconnected', reconnected);
+    clearTimeout(reconnecting);
   };
   // A link within the lab, or Back, asks as leaving the page does.
   leave.confirmLeaving = () => !dirty || readOnly
