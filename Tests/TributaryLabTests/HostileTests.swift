@@ -254,6 +254,10 @@ struct HostileTests {
                 ("rebind.attacker.example:\(port)", 421), ("127.0.0.1:\(port)", 200),
                 ("localhost:\(port)", 200),
                 ("lab.example", 200), ("[::1]:\(port)", 200),
+                // What no browser sends, read leniently, would pass for one of its names.
+                ("127.0.0.1:\(port)@rebind.attacker.example", 421), ("127.000.000.001:\(port)", 421),
+                ("127.0.0.1:\(port)/x", 421), ("127.0.0.1:80000000", 421), ("[::1", 421),
+                ("[::1]x", 421), ("[evil.example]", 421), ("127.0.0.1:", 421),
             ] {
                 let connection = try RawConnection(port: port)
                 connection.send("GET /api/health HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")

@@ -55,6 +55,19 @@ struct SessionTests {
                 headers: [.cookie: "tributary_lab=\(lab.token)"]
             )
             #expect(token.status == 401)
+            // A browser holding an old cookie beside the session sends both: either may be it,
+            // in one Cookie field or in two; past four, no more are checked.
+            let stale = "tributary_lab=an-old-session"
+            for headers: HTTPFields in [
+                [.cookie: "\(stale); \(session)"],
+                [.cookie: stale, .cookie: session],
+            ] {
+                let both = try await lab.send(.get, "/api/streams", authorized: false, headers: headers)
+                #expect(both.status == 200)
+            }
+            let many = Array(repeating: stale, count: 4).joined(separator: "; ") + "; \(session)"
+            let past = try await lab.send(.get, "/api/streams", authorized: false, headers: [.cookie: many])
+            #expect(past.status == 401)
             #expect(try await lab.send(.get, "/?token=wrong", authorized: false).status == 401)
             #expect(try await lab.send(.get, "/", authorized: false).status == 200)
         }

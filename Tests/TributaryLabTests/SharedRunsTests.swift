@@ -131,9 +131,18 @@ struct SharedRunsTests {
             #expect(
                 try await lab.send(.get, "/api/streams/\(id)/run?version=x", authorized: false).status == 400
             )
-            #expect(
-                try await lab.send(.get, "/api/streams/\(id)/run?version=3", authorized: false).status == 404
-            )
+            // A version the document does not have is named as such, with the versions it has.
+            for (path, number) in [
+                ("run?version=3", 3), ("run?version=\(Int.max)", Int.max), ("versions/\(Int.max)", Int.max),
+            ] {
+                let missing = try await lab.send(.get, "/api/streams/\(id)/\(path)", authorized: false)
+                let message = (missing.json["error"] as? [String: Any])?["message"] as? String
+                #expect(missing.status == 404, "\(path)")
+                #expect(
+                    message == "There is no version \(number) of this document: its versions are 1 to 2.",
+                    "\(path)"
+                )
+            }
             #expect(
                 try await lab.send(
                     .get,

@@ -40,7 +40,7 @@ struct LabAuthenticator: RouterMiddleware {
                 Self.same(header.dropFirst(7).trimmingCharacters(in: .whitespaces), token)
             else { throw LabError.unauthorized() }
             context.access = .token
-        } else if let session = request.cookies[LabSessions.cookieName]?.value, sessions.contains(session) {
+        } else if Self.sessionCookies(of: request).contains(where: sessions.contains) {
             // Browsers name the origin of every write; a write by cookie that names none did not
             // come from a page of the lab's.
             guard request.method == .get || request.method == .head || request.headers[.origin] != nil else {
@@ -87,6 +87,27 @@ struct LabAuthenticator: RouterMiddleware {
         }
     }
 
+    /// The values of the session cookies a request sends, in every `Cookie` field: a browser
+    /// that holds two (one set for another path, an old one) sends both, and either may be the
+    /// session. At most ``maximumSessionCookies`` are checked, so a request cannot make the lab
+    /// verify a signature for each of thousands.
+    static func sessionCookies(of request: Request) -> [String] {
+        var found: [String] = []
+        for field in request.headers[values: .cookie] {
+            for pair in field.split(separator: ";") {
+                guard found.count < maximumSessionCookies else { return found }
+                let trimmed = pair.drop { $0 == " " }
+                guard let equals = trimmed.firstIndex(of: "="),
+                    trimmed[..<equals] == LabSessions.cookieName[...]
+                else { continue }
+                found.append(String(trimmed[trimmed.index(after: equals)...]))
+            }
+        }
+        return found
+    }
+
+    static let maximumSessionCookies = 4
+
     /// Compares `given` with `expected` in time that does not depend on where they differ.
     static func same(_ given: String, _ expected: String) -> Bool {
         let given = Array(given.utf8)
@@ -115,7 +136,7 @@ struct LabHostMiddleware<Context: RequestContext>: RouterMiddleware {
         guard let authority = request.head.authority, !request.headers.contains(hostField) else {
             throw LabError.badRequest("badHost", "A request names its host in exactly one Host header.")
         }
-        guard configuration.isOwnName(Self.hostName(of: authority)) else {
+        guard let name = Self.hostName(of: authority), configuration.isOwnName(name) else {
             throw LabError(
                 status: .misdirectedRequest,
                 code: "unknownHost",
@@ -137,13 +158,44 @@ struct LabHostMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The host of an authority such as `example.org:8080` or `[::1]:8080`, without the port.
-    static func hostName(of authority: String) -> String {
+    /// The host of an authority such as `example.org:8080` or `[::1]:8080`, without the port;
+    /// nil for anything else a Host header may hold — user information (`a@b`), a path, a port
+    /// that is not up to five digits, characters no name or address has — which no browser
+    /// sends, and which a lenient reading would take for one of the lab's names.
+    static func hostName(of authority: String) -> String? {
         let lowered = authority.lowercased()
-        if lowered.hasPrefix("["), let end = lowered.firstIndex(of: "]") {
-            return String(lowered[...end])
+        let host: Substring
+        let rest: Substring
+        if lowered.hasPrefix("[") {
+            guard let end = lowered.firstIndex(of: "]") else { return nil }
+            host = lowered[...end]
+            rest = lowered[lowered.index(after: end)...]
+            let inside = host.dropFirst().dropLast()
+            guard !inside.isEmpty, inside.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                return nil
+            }
+        } else {
+            host = lowered.prefix { $0 != ":" }
+            rest = lowered[host.endIndex...]
+            guard !host.isEmpty, host.utf8.allSatisfy(Self.isNameByte) else { return nil }
         }
-        return String(lowered.prefix { $0 != ":" })
+        if !rest.isEmpty {
+            let port = rest.dropFirst()
+            guard rest.first == ":", !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII),
+                port.allSatisfy(\.isNumber)
+            else { return nil }
+        }
+        return String(host)
+    }
+
+    /// Whether `byte` may be in a host name or a dotted IPv4 address, lowercased.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
     }
 }
 

@@ -61,7 +61,7 @@ public struct LabConfiguration: Sendable {
     }
 
     /// Whether `name` is an IPv6 address (it has a colon) or a dotted IPv4 one: four numbers
-    /// up to 255.
+    /// up to 255, none written with a leading zero.
     static func isIPAddress(_ name: String) -> Bool {
         if name.utf8.contains(UInt8(ascii: ":")) { return true }
         var dots = 0
@@ -75,6 +75,8 @@ public struct LabConfiguration: Sendable {
                 value = 0
                 digits = 0
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                // A leading zero is refused: some readers take 010 for eight.
+                guard digits == 0 || value > 0 else { return false }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
                 digits += 1
                 guard digits <= 3, value <= 255 else { return false }

@@ -126,11 +126,27 @@ struct DocumentsController {
     }
 
     @Sendable func version(_ request: Request, context: LabRequestContext) async throws -> Response {
-        let version = try await service.store.version(
-            try Self.id(context),
-            number: try Self.versionNumber(context)
+        let version = try await Self.version(
+            try Self.versionNumber(context),
+            of: try Self.id(context),
+            in: service.store
         )
         return LabJSON.response(DocumentBody(version), headers: [.eTag: "\"\(version.version)\""])
+    }
+
+    /// Version `number` of document `id`; when the document has no such version, an answer that
+    /// says which versions it has rather than that there is no such document.
+    static func version(
+        _ number: Int,
+        of id: String,
+        in store: any DocumentStore
+    ) async throws -> StoredDocument {
+        do {
+            return try await store.version(id, number: number)
+        } catch .notFound {
+            let latest = try await store.document(id).version
+            throw LabError.notFound("version \(number) of this document: its versions are 1 to \(latest)")
+        }
     }
 
     // MARK: Pieces of the routes

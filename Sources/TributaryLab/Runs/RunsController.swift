@@ -84,7 +84,7 @@ struct RunsController {
             guard let number = Int(text), number > 0 else {
                 throw LabError.badRequest("badVersion", "A version is a number from 1.")
             }
-            stored = try await store.version(id, number: number)
+            stored = try await DocumentsController.version(number, of: id, in: store)
         } else {
             stored = try await store.document(id)
         }
