@@ -66,7 +66,48 @@ private func pumpThroughMap<P: Publisher>(
     cancellable.cancel()
 }
 
+/// `laneValues` integers, iterated without suspending: what a loop over it costs is the loop's.
+private struct Counting: AsyncSequence, Sendable {
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var next = 0
+
+        mutating func next() async -> Int? {
+            guard next < laneValues else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+}
+
+/// Iterates `sequence` with `for await`, measuring the loop.
+private func iterate<S: AsyncSequence>(_ benchmark: Benchmark, _ sequence: S) async
+where
+    S.Element == Int,
+    S.Failure == Never
+{
+    var total = 0
+    benchmark.startMeasurement()
+    for await value in sequence {
+        total &+= value
+    }
+    benchmark.stopMeasurement()
+    blackHole(total)
+}
+
 func laneBenchmarks() {
+    Benchmark("Lane.async.bare", configuration: laneConfiguration) { benchmark in
+        await iterate(benchmark, Counting())
+    }
+    Benchmark("Lane.async.nobodyRecording", configuration: laneConfiguration) { benchmark in
+        await iterate(benchmark, Counting().lane("bench"))
+    }
+    Benchmark("Lane.async.LaneMemory", configuration: laneConfiguration) { benchmark in
+        let memory = LaneMemory()
+        await iterate(benchmark, Counting().lane("bench", recorder: memory))
+        blackHole(memory.events.count)
+    }
     Benchmark("Lane.map.bare", configuration: laneConfiguration) { benchmark in
         pumpThroughMap(benchmark) { $0 }
     }

@@ -125,7 +125,7 @@ extension Publishers {
 /// The lock is held only while an event is stamped and recorded, never while the pipeline is
 /// called, so the order recorded is the order in which the lane saw things, whatever threads
 /// the upstream and downstream call from.
-private final class LaneLog: @unchecked Sendable {
+final class LaneLog: @unchecked Sendable {
     // @unchecked: `ended` is reached only under `lock`; the rest never changes.
     private let lock = Lock()
     private var ended = false
