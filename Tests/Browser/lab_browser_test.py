@@ -427,7 +427,10 @@ def streams(run, first, second):
         wait(first, lambda: "stale" not in first.find_element(By.CSS_SELECTOR, ".diagram-box").get_attribute("class"))
         assert not first.find_elements(By.CSS_SELECTOR, ".field-error")
         assert not first.find_element(By.CSS_SELECTOR, ".stale-label").is_displayed()
-        assert first.find_element(By.XPATH, "//button[text()='Save']").is_enabled()
+        # Back to what version 1 says, layout aside: nothing to save.
+        wait(first, lambda: first.find_element(By.ID, "save-reason").text == "No changes since version 1.")
+        assert not first.find_element(By.XPATH, "//button[text()='Save']").is_enabled()
+        assert "edited" not in first.find_element(By.CSS_SELECTOR, ".toolbar .pill").text
         assert not first.find_element(By.ID, "form-note").is_displayed()
         assert all(control.is_enabled() for control in first.find_elements(By.CSS_SELECTOR, "fieldset input, fieldset select"))
         # A Marbles field that does not read as marbles holds Save back and marks the diagram stale.
@@ -435,14 +438,15 @@ def streams(run, first, second):
         written = marbles.get_attribute("value")
         typed = "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event(arguments[2]));"
         first.execute_script(typed, marbles, "a-(b", "input")
-        wait(first, lambda: "without its )" in first.find_element(By.CSS_SELECTOR, ".field-error").text)
-        wait(first, lambda: not first.find_element(By.XPATH, "//button[text()='Save']").is_enabled())
-        assert "valid" in first.find_element(By.ID, "save-reason").text
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, ".field-error").text.startswith("Marbles: a ( without its )"))
+        wait(first, lambda: first.find_element(By.ID, "save-reason").text == "Fix the Marbles of stream numbers to save.")
+        assert not first.find_element(By.XPATH, "//button[text()='Save']").is_enabled()
+        assert first.find_element(By.ID, "json-error").text == "", "the JSON is fine"
         assert "stale" in first.find_element(By.CSS_SELECTOR, ".diagram-box").get_attribute("class")
         assert first.find_element(By.CSS_SELECTOR, ".stale-label").is_displayed()
         first.execute_script(typed, first.find_element(By.XPATH, "//input[@aria-label='Marbles of numbers']"), written, "change")
-        wait(first, lambda: first.find_element(By.XPATH, "//button[text()='Save']").is_enabled())
         wait(first, lambda: "stale" not in first.find_element(By.CSS_SELECTOR, ".diagram-box").get_attribute("class"))
+        wait(first, lambda: first.find_element(By.ID, "save-reason").text == "No changes since version 1.")
 
     run.step("streams-invalid", first, invalid)
 
@@ -507,6 +511,9 @@ def streams(run, first, second):
         first.find_element(By.XPATH, "//button[text()='Save']").click()
         banner = wait(second, lambda: second.find_element(By.CSS_SELECTOR, ".banner.merge"))
         assert "changed 2 fields you changed too" in banner.text, banner.text
+        # The versions list has their save while the choice waits.
+        version = banner.text.split("Version ")[1].split(",")[0]
+        wait(second, lambda: second.find_element(By.CSS_SELECTOR, "ul.versions li").text.startswith(f"{version} · Ada"))
         rows = banner.find_elements(By.CSS_SELECTOR, "tr[data-conflict]")
         assert [row.get_attribute("data-conflict") for row in rows] == ["name", "node doubled › expression"], [row.text for row in rows]
         theirs_cell, mine_cell = rows[1].find_elements(By.TAG_NAME, "td")
@@ -514,12 +521,17 @@ def streams(run, first, second):
         assert mine_cell.find_element(By.TAG_NAME, "mark").text == "5", mine_cell.text
         assert "node above2 › expression (theirs)" in banner.text, banner.text
         assert "Kept in the second window" in editor_text(second).get_attribute("value")
-        # Until each conflict is chosen, the main Save says why it waits.
+        # Until each conflict is chosen, the main Save says why it waits, and so does Merge.
         assert not second.find_element(By.XPATH, "//button[text()='Save']").is_enabled()
         assert "Choose theirs or mine" in second.find_element(By.ID, "save-reason").text
-        second.save_screenshot(os.path.join(run.shots, "streams-conflict-choice.png"))
+        merge = banner.find_element(By.XPATH, ".//button[text()='Merge']")
+        assert not merge.is_enabled() and "2 fields still to choose" in banner.text, banner.text
+        rows[0].find_element(By.CSS_SELECTOR, "input[value='mine']").click()
+        assert not merge.is_enabled() and "One field still to choose" in banner.text, banner.text
         rows[1].find_element(By.CSS_SELECTOR, "input[value='theirs']").click()
-        banner.find_element(By.XPATH, ".//button[text()='Merge']").click()
+        second.save_screenshot(os.path.join(run.shots, "streams-conflict-choice.png"))
+        assert merge.is_enabled()
+        merge.click()
         merged = json.loads(editor_text(second).get_attribute("value"))
         assert merged["name"] == "Kept in the second window", merged
         assert merged["nodes"][0]["expression"] == "$0 * 7" and merged["nodes"][1]["expression"] == "$0 > 3", merged
@@ -713,7 +725,7 @@ def streams(run, first, second):
             for width in [1280, 390]:
                 first.set_window_size(width, 900)
                 first.get(f"{base}/streams/{made['id']}")
-                picture = wait(first, lambda: first.find_element(By.CSS_SELECTOR, ".diagram-box svg.diagram"))
+                wait(first, lambda: first.find_element(By.CSS_SELECTOR, ".diagram-box svg.diagram"))
                 # The whole run at first sight: nothing of the diagram past its box, no page
                 # wider than the window.
                 wait(first, lambda: first.execute_script(
@@ -721,7 +733,7 @@ def streams(run, first, second):
                 assert first.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
                 first.save_screenshot(os.path.join(run.shots, f"streams-diagram-fits-{width}.png"))
                 # Actual size for detail, to pan across; Fit again.
-                natural = float(picture.get_attribute("width"))
+                natural = float(first.execute_script("return document.querySelector('.diagram-box svg.diagram').getAttribute('width')"))
                 first.find_element(By.ID, "zoom").click()
                 wait(first, lambda: abs(first.execute_script(
                     "return document.querySelector('.diagram-box svg.diagram').getBoundingClientRect().width") - natural) < 1.5)
@@ -970,6 +982,31 @@ def recordings(run, first, second):
         assert first.find_element(By.CSS_SELECTOR, ".lane-detail code").text == '""'
 
     run.step("recordings-labels-apart", first, labels_apart)
+
+    def file_round_trip():
+        # "Download file" saves the recording; the list page imports it back, and refuses a
+        # damaged one with the line that is wrong.
+        href = first.find_element(By.LINK_TEXT, "Download file").get_attribute("href")
+        assert first.find_element(By.LINK_TEXT, "Trace for Perfetto").get_attribute("href").endswith("/trace.json")
+        text = first.execute_script("return fetch(arguments[0], {credentials: 'same-origin'}).then(r => r.text())", href)
+        folder = tempfile.mkdtemp(prefix="lab-import-")
+        good, bad = os.path.join(folder, "labels.tributary.ndjson"), os.path.join(folder, "damaged.tributary.ndjson")
+        with open(good, "w") as f:
+            f.write(text)
+        lines = text.split("\n")
+        with open(bad, "w") as f:
+            f.write("\n".join(lines[:3] + ["{not json"] + lines[4:]))
+        first.get(base + "/recordings")
+        chooser = wait(first, lambda: first.find_element(By.ID, "import-file"))
+        chooser.send_keys(bad)
+        wait(first, lambda: "Line 4 is not an event" in first.find_element(By.ID, "import-status").text)
+        assert "damaged.tributary.ndjson" in first.find_element(By.ID, "import-status").text
+        first.save_screenshot(os.path.join(run.shots, "recordings-import-refused.png"))
+        first.find_element(By.ID, "import-file").send_keys(good)
+        wait(first, lambda: first.find_element(By.TAG_NAME, "h1").text == "labels (2)")
+        wait(first, lambda: {"letters", "words"} <= set(lane_names(first)))
+
+    run.step("recordings-file-round-trip", first, file_round_trip)
 
     def missing():
         first.get(base + "/recordings/no-such-recording")

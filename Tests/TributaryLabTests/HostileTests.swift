@@ -531,18 +531,45 @@ struct HostileTests {
         }
     }
 
+    /// Opens `count` connections, each answered, and one more, which is turned away with `503`;
+    /// the ones held.
+    static func holdAllAndBeRefusedOne(count: Int, port: Int) async throws -> [RawConnection] {
+        let held = try (0..<count).map { _ in try RawConnection(port: port) }
+        for connection in held { connection.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
+        for connection in held { #expect(await connection.status() == 200) }
+        let extra = try RawConnection(port: port)
+        extra.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let refused = await extra.readUntilClosed(timeout: .seconds(5))
+        #expect(refused.closed && refused.text.hasPrefix("HTTP/1.1 503"), "\(refused.text)")
+        return held
+    }
+
     @Test func closesConnectionsPastItsLimit() async throws {
         var configuration = LabConfiguration()
         configuration.maximumConnections = 4
         try await withLab(configuration: configuration) { lab in
             let port = lab.base.port ?? 0
-            let held = try (0..<4).map { _ in try RawConnection(port: port) }
-            for connection in held { connection.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
-            for connection in held { #expect(await connection.status() == 200) }
-            let extra = try RawConnection(port: port)
-            extra.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            let refused = await extra.readUntilClosed(timeout: .seconds(5))
-            #expect(refused.closed && refused.text.hasPrefix("HTTP/1.1 503"), "\(refused.text)")
+            let held = try await Self.holdAllAndBeRefusedOne(count: 4, port: port)
+            withExtendedLifetime(held) {}
+        }
+    }
+
+    /// One block of addresses — here loopback's /24, whichever of its addresses a connection
+    /// comes from — holds no more connections than its share, while the lab has room.
+    @Test func closesConnectionsPastABlocksShare() async throws {
+        var configuration = LabConfiguration()
+        configuration.maximumConnections = 100
+        configuration.maximumConnectionsPerAddress = 3
+        try await withLab(configuration: configuration) { lab in
+            let port = lab.base.port ?? 0
+            var held = try await Self.holdAllAndBeRefusedOne(count: 3, port: port)
+            // A connection that closes gives its place back.
+            held.removeLast()
+            try await waitUntil {
+                guard let again = try? RawConnection(port: port) else { return false }
+                again.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                return await again.status() == 200
+            }
             withExtendedLifetime(held) {}
         }
     }

@@ -71,3 +71,16 @@ struct OriginTests {
         #expect(configuration.isOwnName(name) == own)
     }
 }
+
+/// The blocks of addresses that the per-caller limits count as one caller.
+@Suite struct AddressBlockTests {
+    @Test func groupsAddressesIntoTheBlocksOnePartyHolds() {
+        #expect(AddressBlock.of("203.0.113.7") == "203.0.113.0/24")
+        #expect(AddressBlock.of("203.0.113.250") == AddressBlock.of("203.0.113.7"))
+        #expect(AddressBlock.of("203.0.114.7") != AddressBlock.of("203.0.113.7"))
+        #expect(AddressBlock.of("::ffff:203.0.113.9") == "203.0.113.0/24")
+        #expect(AddressBlock.of("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(AddressBlock.of("2001:db8:1:2:ffff::9") == AddressBlock.of("2001:db8:1:2:aaaa::1"))
+        #expect(AddressBlock.of("unknown") == "unknown")
+    }
+}

@@ -18,23 +18,37 @@ import Tributary
 final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
-    /// The open connections, shared by every connection's guard.
+    /// The open connections, in all and by ``AddressBlock``, shared by every connection's guard.
     final class Count: Sendable {
         private let maximum: Int
-        private let open = Protected(0)
+        private let maximumPerBlock: Int
+        private let state = Protected<(open: Int, byBlock: [String: Int])>((0, [:]))
 
-        init(maximum: Int) { self.maximum = maximum }
+        init(maximum: Int, maximumPerBlock: Int = .max) {
+            self.maximum = maximum
+            self.maximumPerBlock = maximumPerBlock
+        }
 
-        /// Counts a connection in, or says that there is no room for it.
-        func enter() -> Bool {
-            open.withLock { open in
-                guard open < maximum else { return false }
-                open += 1
+        /// Counts a connection from `block` in, or says that there is no room for it: the lab
+        /// holds as many as it takes, or `block` holds as many as one block may.
+        func enter(from block: String) -> Bool {
+            state.withLock { state in
+                guard state.open < maximum, state.byBlock[block, default: 0] < maximumPerBlock else {
+                    return false
+                }
+                state.open += 1
+                state.byBlock[block, default: 0] += 1
                 return true
             }
         }
 
-        func leave() { open.withLock { $0 -= 1 } }
+        func leave(from block: String) {
+            state.withLock { state in
+                state.open -= 1
+                let left = state.byBlock[block, default: 1] - 1
+                state.byBlock[block] = left > 0 ? left : nil
+            }
+        }
     }
 
     private let count: Count
@@ -64,13 +78,14 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         // Closing here, while the pipeline is still being built, would leave the connection's
         // async channel unfinished, which NIO treats as a programming error and traps on: a
         // connection without room is turned away once it is active instead.
-        guard count.enter() else {
+        let block = AddressBlock.of(context.channel.remoteAddress?.ipAddress ?? "unknown")
+        guard count.enter(from: block) else {
             isRefused = true
             return
         }
         let (count, memory, holder) = (count, memory, ObjectIdentifier(self))
         context.channel.closeFuture.whenComplete { _ in
-            count.leave()
+            count.leave(from: block)
             memory.release(holder)
         }
         deadline = context.eventLoop.assumeIsolated().scheduleTask(in: headTimeout) {

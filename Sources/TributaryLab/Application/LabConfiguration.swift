@@ -24,9 +24,12 @@ public struct LabConfiguration: Sendable {
     public var runs = RunBudget()
     /// The most connections open at once; more are closed as they arrive.
     public var maximumConnections = 4_096
+    /// The most connections open at once from one block of addresses — an IPv4 /24, an IPv6
+    /// /64 — so that one party cannot take them all.
+    public var maximumConnectionsPerAddress = 512
     /// The most live WebSocket connections at once, and from one remote address.
     public var maximumLiveConnections = 2_048
-    /// The most live WebSocket connections from one remote address.
+    /// The most live WebSocket connections from one block of addresses (an IPv4 /24, an IPv6 /64).
     public var maximumLiveConnectionsPerAddress = 256
     /// The most bytes waiting for one live viewer that does not read; past it the viewer is
     /// disconnected.
@@ -41,6 +44,8 @@ public struct LabConfiguration: Sendable {
     public var documentCacheBytes = 64 << 20
     /// The most events one recording holds; a recorder past it is told the recording is full.
     public var maximumRecordingEvents = 1_000_000
+    /// The largest recording's file `POST /api/recordings/import` reads, in bytes.
+    public var maximumImportBytes = 256 << 20
 
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host

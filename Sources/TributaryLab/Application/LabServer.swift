@@ -89,7 +89,10 @@ public struct LabServer: Sendable {
             maximum: min(configuration.maximumLiveConnections, maximumConnections),
             maximumPerAddress: configuration.maximumLiveConnectionsPerAddress
         )
-        let count = ConnectionGuard.Count(maximum: maximumConnections)
+        let count = ConnectionGuard.Count(
+            maximum: maximumConnections,
+            maximumPerBlock: configuration.maximumConnectionsPerAddress
+        )
         let memory = ClientMemory(limit: configuration.clientMemoryBytes)
         let idle = TimeAmount.nanoseconds(
             configuration.idleTimeout.components.seconds * 1_000_000_000
@@ -182,7 +185,8 @@ public struct LabServer: Sendable {
                     service: recordings,
                     documents: service,
                     authenticator: signedIn,
-                    maximumBodySize: configuration.maximumBodySize
+                    maximumBodySize: configuration.maximumBodySize,
+                    maximumImportBytes: configuration.maximumImportBytes
                 )
                 .routes,
                 atPath: "api/recordings"

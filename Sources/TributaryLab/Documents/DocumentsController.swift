@@ -184,23 +184,15 @@ struct DocumentsController {
         }
         let bytes: ByteBuffer
         do {
-            bytes = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-                group.addTask { try await request.body.collect(upTo: limit) }
-                // A body that stops arriving holds its connection no longer than this.
-                group.addTask {
-                    try await Task.sleep(for: bodyTimeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let bytes = first else {
-                    throw LabError(
-                        status: .requestTimeout,
-                        code: "bodyTimeout",
-                        message: "The body did not arrive within \(bodyTimeout)."
-                    )
-                }
-                return bytes
-            }
+            // A body that stops arriving holds its connection no longer than this.
+            bytes = try await withTimeLimit(
+                bodyTimeout,
+                else: LabError(
+                    status: .requestTimeout,
+                    code: "bodyTimeout",
+                    message: "The body did not arrive within \(bodyTimeout)."
+                )
+            ) { try await request.body.collect(upTo: limit) }
         } catch let error as LabError {
             throw error
         } catch is NIOTooManyBytesError {
@@ -258,4 +250,23 @@ struct DocumentsController {
 extension HTTPField.Name {
     /// Who a save is credited to.
     static let author = Self("X-Author")!
+}
+
+/// What `body` returns, unless `limit` passes first: then `body` is cancelled and `failure`
+/// thrown.
+func withTimeLimit<Value: Sendable>(
+    _ limit: Duration,
+    else failure: LabError,
+    _ body: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    try await withThrowingTaskGroup(of: Value?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else { throw failure }
+        return value
+    }
 }

@@ -21,23 +21,26 @@ final class LiveConnections: Sendable {
         self.maximumPerAddress = maximumPerAddress
     }
 
-    /// Counts a connection from `address`, or says why it may not stay.
-    func admit(_ address: String) -> String? {
-        state.withLock { state in
-            guard state.total < maximum else {
-                return "The lab has as many live connections as it takes (\(maximum)); try again later."
+    /// Counts a connection from `address` — by its ``AddressBlock`` — or says why it may not stay.
+    func admit(_ host: String) -> String? {
+        let address = AddressBlock.of(host)
+        return
+            state.withLock { state in
+                guard state.total < maximum else {
+                    return "The lab has as many live connections as it takes (\(maximum)); try again later."
+                }
+                guard state.byAddress[address, default: 0] < maximumPerAddress else {
+                    return
+                        "Your addresses have as many live connections as the lab takes from one block of them (\(maximumPerAddress))."
+                }
+                state.total += 1
+                state.byAddress[address, default: 0] += 1
+                return nil
             }
-            guard state.byAddress[address, default: 0] < maximumPerAddress else {
-                return
-                    "Your address has as many live connections as the lab takes from one (\(maximumPerAddress))."
-            }
-            state.total += 1
-            state.byAddress[address, default: 0] += 1
-            return nil
-        }
     }
 
-    func release(_ address: String) {
+    func release(_ host: String) {
+        let address = AddressBlock.of(host)
         state.withLock { state in
             state.total -= 1
             let left = state.byAddress[address, default: 1] - 1

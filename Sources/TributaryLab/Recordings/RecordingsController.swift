@@ -13,6 +13,8 @@ struct RecordingsController {
     let documents: DocumentService
     let authenticator: LabAuthenticator
     let maximumBodySize: Int
+    /// The largest recording's file an import reads.
+    let maximumImportBytes: Int
 
     /// The most events a page holds, and how many it holds unless asked for fewer.
     static let pageSize = 10_000
@@ -25,7 +27,10 @@ struct RecordingsController {
         routes.add(middleware: authenticator)
         routes.get(use: list)
         routes.post(use: create)
+        routes.post("import", use: importFile)
         routes.get(":id", use: read)
+        routes.get(":id/export", use: export)
+        routes.get(":id/trace.json", use: trace)
         routes.delete(":id", use: delete)
         routes.post(":id/document", use: document)
         routes.get(":id/test.swift", use: testSource)

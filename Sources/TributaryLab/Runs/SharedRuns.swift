@@ -106,11 +106,8 @@ actor SharedRuns {
     /// Whom a run is charged to: an IPv4 address, or an IPv6 address's /64, the block one
     /// subscriber is given, so that the addresses of one network share one allowance.
     static func caller(_ host: String) -> String {
-        guard case .v6(let bytes)? = IPAddress(host) else { return host }
-        let groups = stride(from: 0, to: 8, by: 2).map {
-            String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
-        }
-        return groups.joined(separator: ":") + "::/64"
+        guard case .v6? = IPAddress(host) else { return host }
+        return AddressBlock.of(host)
     }
 
     /// Takes one run from `address`'s allowance, or refuses with how long to wait.

@@ -64,6 +64,35 @@ export function renderRecordings(main, navigate) {
 
 function renderList(main, navigate) {
   const list = el('div', {}, status('loading', 'Loading recordings…'));
+  // A recording's file — a bug report, another lab's export — dropped here or chosen becomes a
+  // recording of this lab; a wrong one is refused with the line that is wrong, and nothing kept.
+  const importStatus = el('div', { id: 'import-status', 'aria-live': 'polite' });
+  const chooser = el('input', { type: 'file', accept: '.ndjson,application/x-ndjson', id: 'import-file', class: 'visually-hidden' });
+  const drop = el('label', { class: 'drop', for: 'import-file' },
+    el('strong', {}, 'Import a recording’s file'), ' — drop it here, or choose one (',
+    el('code', {}, '.tributary.ndjson'), ', as “Download file” saves it).', chooser);
+  async function importFile(file) {
+    if (!file) return;
+    importStatus.replaceChildren(status('loading', `Importing “${file.name}”…`));
+    const answer = await api('/api/recordings/import', { method: 'POST', body: file, headers: { 'Content-Type': 'application/x-ndjson' } })
+      .catch(() => null);
+    if (gone) return;
+    if (answer?.status === 201) {
+      navigate(`/recordings/${encodeURIComponent(answer.body.id)}`);
+      return;
+    }
+    importStatus.replaceChildren(status('failed', `“${file.name}” was not imported: ${failure(answer?.body, 'the lab could not be reached.')}`));
+  }
+  chooser.addEventListener('change', () => importFile(chooser.files[0]));
+  for (const name of ['dragenter', 'dragover']) {
+    drop.addEventListener(name, (event) => { event.preventDefault(); drop.classList.add('over'); });
+  }
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (event) => {
+    event.preventDefault();
+    drop.classList.remove('over');
+    importFile(event.dataTransfer.files[0]);
+  });
   main.append(
     el('h1', {}, 'Recordings'),
     el(
@@ -75,6 +104,8 @@ function renderList(main, navigate) {
       el('code', {}, 'LabLaneRecorder'),
       '.'
     ),
+    drop,
+    importStatus,
     list
   );
   let gone = false;
@@ -184,6 +215,12 @@ function renderRecording(main, navigate, id) {
   const inputLane = el('select', { 'aria-label': 'Input lane' });
   const outputLane = el('select', { 'aria-label': 'Output lane' });
   const testLink = el('a', { class: 'button secondary', download: 'RecordingTests.swift' }, 'Download test');
+  // The whole recording as one file to keep, send or import, and as a trace for Perfetto.
+  const fileLink = el('a', { class: 'button secondary', href: `/api/recordings/${encodeURIComponent(id)}/export`, download: '' }, 'Download file');
+  const traceLink = el('a', {
+    class: 'button secondary', href: `/api/recordings/${encodeURIComponent(id)}/trace.json`, download: '',
+    title: 'The Chrome trace event format: open it at ui.perfetto.dev or chrome://tracing',
+  }, 'Trace for Perfetto');
   const asDocument = el('button', { class: 'primary', type: 'button', onclick: openAsDocument }, 'Open as document');
   const chart = el('div', { class: 'lanes-chart', tabindex: '0', 'aria-label': 'Lanes; arrow keys pan, + and − zoom' });
   const detail = el('p', { class: 'lane-detail', 'aria-live': 'polite' }, 'Click a value to read it.');
@@ -198,7 +235,7 @@ function renderRecording(main, navigate, id) {
       follow, zoomOut, zoomIn,
       el('label', {}, 'Input lane', inputLane),
       el('label', {}, 'Output lane', outputLane),
-      testLink, asDocument),
+      testLink, fileLink, traceLink, asDocument),
     problems,
     chart,
     detail
@@ -358,27 +395,35 @@ function renderRecording(main, navigate, id) {
         }
         let lastX = -Infinity;
         const shownValues = bar.values.filter((value) => value.t >= viewStart && value.t <= viewEnd);
-        shownValues.forEach((value, index) => {
+        const lifted = [];
+        for (const value of shownValues) {
           const at = x(value.t);
           // Values closer than a marble's width are drawn one above the other, never on top.
           const lift = at - lastX < 9 ? -7 : 0;
           lastX = lift ? lastX : at;
+          if (lift) lifted.push(at);
           nodes.push(svg('circle', {
             cx: at, cy: y + lift, r: 6, class: 'marble', tabindex: 0, 'data-value': '',
             onclick: () => show({ lane: name, subscription: bar.subscription, t: value.t }, value.value),
             onkeydown: (event) => { if (event.key === 'Enter') show({ lane: name, subscription: bar.subscription, t: value.t }, value.value); },
           }, svg('title', {}, `${valueText(value.value)} at ${span(value.t)}`)));
-          // Its text above it, where it fits between its neighbours and after the row's last label.
-          const text = shortened(valueText(value.value));
+        }
+        // Each value's text above its marble where it fits: the latest first, as the last of a
+        // burst (a word typed whole) says most, then earlier ones in the room left, never over
+        // another label or a lifted marble.
+        let limit = width;
+        let rightmost = labels.until;
+        for (let index = shownValues.length - 1; index >= 0; index -= 1) {
+          const at = x(shownValues[index].t);
+          const text = shortened(valueText(shownValues[index].value));
           const half = labelWidth(text) / 2;
-          const before = index > 0 ? x(shownValues[index - 1].t) : -Infinity;
-          const after = index + 1 < shownValues.length ? x(shownValues[index + 1].t) : Infinity;
-          const room = Math.min(at - before, after - at);
-          if (!lift && room >= 2 * half + 6 && at - half >= labels.until + 4 && at + half <= width) {
-            nodes.push(svg('text', { x: at, y: y - 9, class: 'value-label', 'text-anchor': 'middle' }, text));
-            labels.until = at + half;
-          }
-        });
+          const [from, to] = [at - half, at + half];
+          if (from < labels.until + 4 || to > limit - 4 || lifted.some((other) => other > from - 6 && other < to + 6)) continue;
+          nodes.push(svg('text', { x: at, y: y - 9, class: 'value-label', 'text-anchor': 'middle' }, text));
+          limit = from;
+          rightmost = Math.max(rightmost, to);
+        }
+        labels.until = rightmost;
       }
       top += laneHeight + LANE_GAP;
     }

@@ -74,7 +74,7 @@ function renderList(main, navigate) {
 
   api('/api/streams?limit=100').then(({ status: code, body }) => {
     if (code === 401) {
-      area.replaceChildren(el('p', {}, 'To list and edit documents, open the link that `tributary lab` printed: it holds the lab’s token. A document’s own link opens it without one.'));
+      area.replaceChildren(el('p', {}, 'To list and edit documents, open the link that ', el('code', {}, 'tributary lab'), ' printed: it holds the lab’s token. A document’s own link opens it without one.'));
       return;
     }
     if (!Array.isArray(body.documents)) {
@@ -115,6 +115,7 @@ function renderEditor(main, navigate, id, pinned) {
   let baseDocument = null;  // that version's document, which a merge compares both sides with
   let latest = null;        // the newest version known
   let dirty = false;
+  let shownText = '';       // the text as the version it is based on was shown
   let problem = null;       // why the text is no document, while it is not one
   let runProblem = null;    // why the text does not run, when that is the text's fault
   let frozen = false;       // whether the form waits for the JSON to be JSON again
@@ -151,7 +152,7 @@ function renderEditor(main, navigate, id, pinned) {
   const staleLabel = el('span', { class: 'stale-label', hidden: true }, 'stale');
   const shareButton = el('button', { class: 'secondary', type: 'button', onclick: () => share() }, 'Share');
   const deleteButton = el('button', { class: 'secondary danger', type: 'button', onclick: () => confirmDeletion() }, 'Delete');
-  const note = el('span', { class: 'meta', role: 'status' });
+  const note = el('span', { class: 'meta note', role: 'status' });
   const banner = el('div', { 'aria-live': 'assertive' });
   const text = el('textarea', { class: 'json', spellcheck: 'false', wrap: 'off', 'aria-label': 'Document JSON', 'aria-describedby': 'json-error' });
   // Line numbers beside the text, as JSON errors name lines.
@@ -199,7 +200,9 @@ function renderEditor(main, navigate, id, pinned) {
 
   main.append(
     heading,
-    el('div', { class: 'toolbar' }, versionPill, viewersPill, el('label', { class: 'name-label' }, 'You are', nameField),
+    el('div', { class: 'identity' }, el('label', { class: 'name-label' }, 'You are', nameField)),
+    // What stays in reach while the page scrolls: the version, who is viewing, and the actions.
+    el('div', { class: 'toolbar' }, versionPill, viewersPill,
       el('span', { class: 'spacer' }), note, deleteButton, shareButton, saveReason, saveButton),
     banner,
     el('div', { class: 'split' },
@@ -216,11 +219,21 @@ function renderEditor(main, navigate, id, pinned) {
   });
   text.addEventListener('input', () => {
     numberLines();
-    dirty = true;
+    // Edited is what says something other than the version it is based on: a field typed back
+    // to what it was, or a change of layout alone, leaves nothing to save.
+    dirty = differsFromBase();
+    if (!dirty) forgetDraft();
     updateButtons();
     rerun();
     keepDraft();
   });
+
+  /** Whether the text says something other than the version it is based on, layout aside. */
+  function differsFromBase() {
+    if (baseDocument === null) return true;
+    if (text.value === shownText) return false;
+    try { return !sameJSON(JSON.parse(text.value), baseDocument); } catch { return true; }
+  }
 
   // What is typed and not saved is kept in the browser, per document, and offered back after a
   // reload; it is forgotten once saved or discarded.
@@ -280,8 +293,8 @@ function renderEditor(main, navigate, id, pinned) {
       return;
     }
     const why = base === null ? 'The document is still loading.'
-      : conflictWith !== null ? `Choose theirs or mine where version ${conflictWith} changed what you changed, then Merge.`
-        : problem !== null ? 'Nothing to save until the document is valid.'
+      : conflictWith !== null ? 'Choose theirs or mine for each conflict, then Merge.'
+        : problem !== null ? (runProblem === null ? problem : 'Nothing to save until the document is valid.')
           : !dirty && document.getElementById('draft-offer') ? 'Your unsaved changes are set aside: restore them to save them.'
             : !dirty ? `No changes since version ${base}.`
               : socket?.readyState !== WebSocket.OPEN ? 'Not connected to the lab: Save comes back with the connection, and your changes stay here.' : '';
@@ -293,6 +306,7 @@ function renderEditor(main, navigate, id, pinned) {
 
   function show(documentObject, version) {
     text.value = formatJSON(inDocumentOrder(documentObject));
+    shownText = text.value;
     numberLines();
     heading.textContent = documentObject.name ?? 'Untitled document';
     base = version;
@@ -526,9 +540,12 @@ function renderEditor(main, navigate, id, pinned) {
         const answer = await api('/api/marbles', { method: 'POST', body: JSON.stringify({ marbles: marbles.value, frame: Number(frame.value), id: stream.id, values: valuesTable(values.value) }) });
         if (serial !== applied) return; // typed on since
         if (!answer.ok) {
-          error.textContent = errorText(answer.body.error);
-          showFieldError({ path: `$.streams[${index}]`, message: answer.body.error?.message ?? '' });
-          marbleProblems.set(index, `Stream ${stream.id}: ${answer.body.error?.message ?? 'its marbles do not read.'}`);
+          // The error names its place in the request, `$.marbles: …`; here it is the field's.
+          const place = answer.body.error?.path ?? '';
+          const label = place.startsWith('$.values') ? 'Values' : place.startsWith('$.frame') ? 'Frame' : 'Marbles';
+          const message = (answer.body.error?.message ?? 'They do not read.').replace(/^\$[^:]*: /, '');
+          showFieldError({ path: `$.streams[${index}]`, message: `${label}: ${message}` });
+          marbleProblems.set(index, `Fix the ${label} of stream ${stream.id} to save.`);
           markStale(runProblem);
           return;
         }
@@ -623,7 +640,7 @@ function renderEditor(main, navigate, id, pinned) {
           text.value = formatJSON(inDocumentOrder(old.body.document));
           numberLines();
           drawForm(old.body.document);
-          dirty = true;
+          dirty = differsFromBase();
           updateButtons();
           note.textContent = `Version ${version.number} opened: save to restore it.`;
           run();
@@ -661,7 +678,7 @@ function renderEditor(main, navigate, id, pinned) {
       return;
     }
     banner.replaceChildren(status('failed', answer.status === 401
-      ? 'Deleting needs the lab’s token: open the link that `tributary lab` printed.'
+      ? 'Deleting needs the lab’s token: open the link that tributary lab printed.'
       : errorText(answer.body.error) || 'The document could not be deleted.'));
   }
 
@@ -767,14 +784,23 @@ function renderEditor(main, navigate, id, pinned) {
       settle(result.merged);
       return;
     }
-    const choices = new Map(result.conflicts.map((conflict) => [conflict.id, 'mine']));
+    // Nothing is chosen for anyone: Merge waits until each field has its side.
+    const choices = new Map();
+    const mergeButton = el('button', { class: 'primary', type: 'button', disabled: true,
+      onclick: () => settle(resolve(result, choices, theirs, mine)) }, saving ? 'Merge and save' : 'Merge');
+    const left = el('span', { class: 'meta', id: 'merge-left' });
+    const chosen = () => {
+      const open = result.conflicts.length - choices.size;
+      mergeButton.disabled = open > 0;
+      left.textContent = open > 0 ? `${open === 1 ? 'One field' : `${open} fields`} still to choose.` : '';
+    };
     const cell = (conflict, side, value, marked) => {
       const name = `choice-${conflict.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
       const [before, differing, after] = marked;
       return el('td', {}, el('label', { class: 'choice' },
-        el('input', { type: 'radio', name, value: side, checked: side === 'mine',
+        el('input', { type: 'radio', name, value: side,
           'aria-label': `${side === 'mine' ? 'Mine' : 'Theirs'} for ${conflict.id}`,
-          onchange: () => choices.set(conflict.id, side) }),
+          onchange: () => { choices.set(conflict.id, side); chosen(); } }),
         el('code', { title: partText(value) }, before, differing ? el('mark', {}, differing) : null, after)));
     };
     const rows = result.conflicts.map((conflict) => {
@@ -793,19 +819,25 @@ function renderEditor(main, navigate, id, pinned) {
         el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Where'), el('th', { scope: 'col' }, `Theirs (version ${version})`), el('th', { scope: 'col' }, 'Mine'))),
         el('tbody', {}, rows)),
       merged.length ? el('p', { class: 'meta' }, `Merged without asking: ${merged.join(', ')}.`) : null,
-      el('button', { class: 'primary', type: 'button', onclick: () => settle(resolve(result, choices, theirs, mine)) },
-        saving ? 'Merge and save' : 'Merge'),
-      el('button', { class: 'secondary', type: 'button', onclick: () => show(theirs, version) }, 'Take theirs whole')));
+      el('div', { class: 'merge-actions' }, mergeButton,
+        el('button', { class: 'secondary', type: 'button', onclick: () => show(theirs, version) }, 'Take theirs whole'), left)));
+    chosen();
   }
 
   function connect() {
+    clearTimeout(reconnecting);
+    const previous = socket;
     socket = new WebSocket(socketURL(`/api/streams/${id}/live`));
+    if (previous && previous.readyState <= WebSocket.OPEN) previous.close();
     socket.addEventListener('open', () => {
       if (displayName()) socket.send(JSON.stringify({ type: 'hello', name: displayName() }));
       if (base !== null) socket.send(JSON.stringify({ type: 'resume', version: latest }));
       updateButtons();
     });
+    const live = socket;
     socket.addEventListener('message', (event) => {
+      // A socket replaced by a newer one says nothing more.
+      if (socket !== live) return;
       const message = JSON.parse(event.data);
       switch (message.type) {
         case 'snapshot':
@@ -822,6 +854,7 @@ function renderEditor(main, navigate, id, pinned) {
             show(message.document, message.version);
           } else if (dirty) {
             reconcile(message.version, message.document, false, message.author);
+            loadVersions();
           } else {
             show(message.document, message.version);
             note.textContent = `Version ${message.version} saved by ${message.author}.`;
@@ -848,9 +881,8 @@ function renderEditor(main, navigate, id, pinned) {
           break;
       }
     });
-    const opened = socket;
     socket.addEventListener('close', (event) => {
-      if (closed || socket !== opened) return;
+      if (closed || socket !== live) return;
       updateButtons();
       if (note.textContent === 'Saving…') note.textContent = 'Not saved: the connection to the lab was lost. Save again once it is back.';
       if (event.code === 1011 || event.code === 1008) {
@@ -875,13 +907,27 @@ function renderEditor(main, navigate, id, pinned) {
     return !value || !sameJSON(value, message.document);
   }
 
-  api(pinned === null ? `/api/streams/${id}` : `/api/streams/${id}/versions/${pinned}`).then(({ status: code, body }) => {
+  // Whether this browser has the lab's session is asked at once, so that a share link's
+  // viewer is shown the saved version's run rather than refused a run of the text.
+  const session = fetch('/api/session').then((r) => r.json()).catch(() => ({}));
+  Promise.all([
+    api(pinned === null ? `/api/streams/${id}` : `/api/streams/${id}/versions/${pinned}`),
+    session,
+  ]).then(([{ status: code, body }, { signedIn }]) => {
+    if (code === 404 && pinned !== null && /version/.test(body.error?.message ?? '')) {
+      // The document is there; the version is not.
+      main.replaceChildren(el('h1', {}, 'No such version'),
+        el('p', { role: 'alert' }, body.error.message),
+        el('p', {}, el('a', { href: `/streams/${id}`, 'data-internal': true }, 'See the latest version')));
+      return;
+    }
     if (code === 404) {
       main.replaceChildren(el('h1', {}, 'No such document'),
         el('p', { role: 'alert' }, `There is no document “${id}”: it may have been deleted, or the link is not whole.`),
         el('p', {}, el('a', { href: '/streams', 'data-internal': true }, 'All documents')));
       return;
     }
+    if (signedIn === false) readOnly = true;
     if (code !== 200) {
       main.replaceChildren(el('h1', {}, 'Document'), status('failed', errorText(body.error) || 'The document could not be loaded.'));
       return;

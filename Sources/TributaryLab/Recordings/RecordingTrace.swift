@@ -1,0 +1,195 @@
+import Foundation
+import TributaryLabWire
+
+/// A recording in the Chrome trace event format (its JSON object form), which Perfetto's UI and
+/// chrome://tracing open: a track (thread) per lane, a slice per subscription — async `b`/`e`
+/// events, as a lane's subscriptions overlap — an instant event per value, and each lane's
+/// outstanding demand as a counter, a series per subscription.
+///
+/// Written as the events are read, a page at a time: it holds a mark per subscription that is
+/// open, never the recording. Times are the recording's seconds as microseconds.
+struct RecordingTrace {
+    private var tracks: [String: Int] = [:]
+    private var open: Set<Key> = []
+    private var ended: Set<Key> = []
+    /// What each subscription has asked for and not yet been sent; absent once unlimited.
+    private var demand: [Key: Int] = [:]
+    private var lastTime = 0.0
+    private var wroteEvent = false
+
+    private struct Key: Hashable {
+        var lane: String
+        var subscription: Int
+    }
+
+    /// The start of the file: the object, the process named after the recording.
+    mutating func begin(name: String) -> [UInt8] {
+        var bytes = Array(
+            #"{"displayTimeUnit":"ms","otherData":{"format":"tributary-recording"},"traceEvents":["#.utf8
+        )
+        append(&bytes) { bytes in
+            bytes += Array(#"{"args":{"name":"#.utf8)
+            appendJSONString(name, to: &bytes)
+            bytes += Array(#"},"name":"process_name","ph":"M","pid":1,"tid":0}"#.utf8)
+        }
+        return bytes
+    }
+
+    /// Writes one event of the recording.
+    mutating func write(_ event: RecordedLaneEvent, to bytes: inout [UInt8]) {
+        let track = track(of: event.lane, writingTo: &bytes)
+        let key = Key(lane: event.lane, subscription: event.subscription)
+        let time = Self.microseconds(event.t)
+        lastTime = max(lastTime, event.t)
+        // A subscription whose beginning was not recorded begins where it is first seen.
+        if !open.contains(key), !ended.contains(key) {
+            open.insert(key)
+            demand[key] = 0
+            slice("b", key, track: track, time: time, to: &bytes) { bytes in
+                bytes += Array(#""source":"#.utf8)
+                appendJSONString(event.source, to: &bytes)
+            }
+        }
+        switch event.kind {
+        case .subscribed:
+            break
+        case .requested:
+            switch event.demand {
+            case .max(let count)?:
+                if let owed = demand[key] {
+                    demand[key] = owed + count
+                    counter(key, track: track, time: time, to: &bytes)
+                }
+            case .unlimited?, nil:
+                demand[key] = nil
+                instant("requested unlimited", key, track: track, time: time, to: &bytes) { _ in }
+            }
+        case .value:
+            if let owed = demand[key] {
+                demand[key] = max(0, owed - 1)
+                counter(key, track: track, time: time, to: &bytes)
+            }
+            instant("value", key, track: track, time: time, to: &bytes) { bytes in
+                bytes += Array(#""value":"#.utf8)
+                appendJSONString(event.value ?? "", to: &bytes)
+            }
+        case .finished, .failed, .cancelled:
+            guard open.remove(key) != nil else { return }
+            ended.insert(key)
+            demand[key] = nil
+            slice("e", key, track: track, time: time, to: &bytes) { bytes in
+                bytes += Array(#""end":""#.utf8) + Array(event.kind.rawValue.utf8) + [UInt8(ascii: "\"")]
+                if let error = event.error {
+                    bytes += Array(#","error":"#.utf8)
+                    appendJSONString(error, to: &bytes)
+                }
+            }
+        }
+    }
+
+    /// The end of the file: each subscription still open ends at the recording's last event.
+    mutating func end() -> [UInt8] {
+        var bytes: [UInt8] = []
+        let time = Self.microseconds(lastTime)
+        for key in open.sorted(by: { ($0.lane, $0.subscription) < ($1.lane, $1.subscription) }) {
+            slice("e", key, track: tracks[key.lane] ?? 0, time: time, to: &bytes) { bytes in
+                bytes += Array(#""end":"still subscribed""#.utf8)
+            }
+        }
+        open.removeAll()
+        bytes += Array("]}".utf8)
+        return bytes
+    }
+
+    /// The lane's track, named and sorted in the order lanes first appear.
+    private mutating func track(of lane: String, writingTo bytes: inout [UInt8]) -> Int {
+        if let track = tracks[lane] { return track }
+        let track = tracks.count + 1
+        tracks[lane] = track
+        for (name, argument) in [("thread_name", nil), ("thread_sort_index", track)] {
+            append(&bytes) { bytes in
+                bytes += Array(#"{"args":{"#.utf8)
+                if let argument {
+                    bytes += Array(#""sort_index":\#(argument)"#.utf8)
+                } else {
+                    bytes += Array(#""name":"#.utf8)
+                    appendJSONString(lane, to: &bytes)
+                }
+                bytes += Array(#"},"name":"\#(name)","ph":"M","pid":1,"tid":\#(track)}"#.utf8)
+            }
+        }
+        return track
+    }
+
+    private mutating func slice(
+        _ phase: String,
+        _ key: Key,
+        track: Int,
+        time: String,
+        to bytes: inout [UInt8],
+        arguments: (inout [UInt8]) -> Void
+    ) {
+        let rest =
+            #","id":"\#(track).\#(key.subscription)","ph":"\#(phase)","pid":1,"tid":\#(track),"ts":\#(time)}"#
+        emit("subscription", "\(key.lane) #\(key.subscription)", rest, to: &bytes, arguments: arguments)
+    }
+
+    private mutating func instant(
+        _ name: String,
+        _ key: Key,
+        track: Int,
+        time: String,
+        to bytes: inout [UInt8],
+        arguments: (inout [UInt8]) -> Void
+    ) {
+        emit("value", name, #","ph":"i","pid":1,"s":"t","tid":\#(track),"ts":\#(time)}"#, to: &bytes) {
+            bytes in
+            bytes += Array(#""subscription":\#(key.subscription)"#.utf8)
+            var more: [UInt8] = []
+            arguments(&more)
+            if !more.isEmpty { bytes += [UInt8(ascii: ",")] + more }
+        }
+    }
+
+    private mutating func counter(_ key: Key, track: Int, time: String, to bytes: inout [UInt8]) {
+        let owed = demand[key] ?? 0
+        emit(
+            "demand",
+            "\(key.lane) demand",
+            #","id":"\#(track)","ph":"C","pid":1,"ts":\#(time)}"#,
+            to: &bytes
+        ) {
+            bytes in
+            bytes += Array(##""#\##(key.subscription)":\##(owed)"##.utf8)
+        }
+    }
+
+    /// One trace event: its arguments, category and name, then `rest`, the fields that follow.
+    private mutating func emit(
+        _ category: String,
+        _ name: String,
+        _ rest: String,
+        to bytes: inout [UInt8],
+        arguments: (inout [UInt8]) -> Void
+    ) {
+        append(&bytes) { bytes in
+            bytes += Array(#"{"args":{"#.utf8)
+            arguments(&bytes)
+            bytes += Array(#"},"cat":"\#(category)","name":"#.utf8)
+            appendJSONString(name, to: &bytes)
+            bytes += Array(rest.utf8)
+        }
+    }
+
+    /// Appends one trace event, after a comma when one came before.
+    private mutating func append(_ bytes: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+        if wroteEvent { bytes.append(UInt8(ascii: ",")) }
+        wroteEvent = true
+        write(&bytes)
+    }
+
+    /// Seconds as whole microseconds, as the format counts them, written as JSON.
+    static func microseconds(_ seconds: Double) -> String {
+        String(Int64((seconds * 1_000_000).rounded()))
+    }
+}

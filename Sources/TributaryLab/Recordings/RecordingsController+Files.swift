@@ -1,0 +1,303 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TributaryLabWire
+
+/// A recording as one file — to download, attach to a bug report and import into another lab —
+/// and as a trace that Perfetto and chrome://tracing open.
+extension RecordingsController {
+    /// How long an import may take to arrive and be stored.
+    static let importTimeLimit: Duration = .seconds(300)
+    /// How many events an import stores in one transaction.
+    static let importBatch = 1_000
+
+    /// `GET /api/recordings/{id}/export`: the recording as newline-delimited JSON, its header
+    /// (``RecordingFileHeader``) and then an event a line, written a page at a time. It holds
+    /// the events the recording held when asked, however it grows meanwhile.
+    @Sendable func export(_ request: Request, context: LabRequestContext) async throws -> Response {
+        try await streamed(context, type: "application/x-ndjson", ending: ".tributary.ndjson") { recording in
+            let header = RecordingFileHeader(
+                name: recording.name,
+                events: recording.events,
+                dropped: recording.dropped
+            )
+            return (
+                start: [UInt8](header.line()),
+                write: { event, into in
+                    event.appendJSON(to: &into)
+                    into.append(UInt8(ascii: "\n"))
+                },
+                end: { [] }
+            )
+        }
+    }
+
+    /// `GET /api/recordings/{id}/trace.json`: the recording in the Chrome trace event format
+    /// (``RecordingTrace``), written a page at a time.
+    @Sendable func trace(_ request: Request, context: LabRequestContext) async throws -> Response {
+        try await streamed(context, type: "application/json", ending: ".trace.json") { recording in
+            let trace = TraceBox()
+            return (
+                start: trace.value.begin(name: recording.name),
+                write: { event, into in trace.value.write(event, to: &into) },
+                end: { trace.value.end() }
+            )
+        }
+    }
+
+    /// The trace being written, shared by the closures that write it on the response's task.
+    private final class TraceBox: @unchecked Sendable {
+        // @unchecked: used only from the one task that writes the response, one call at a time.
+        var value = RecordingTrace()
+    }
+
+    /// A recording written as a download a page at a time: `start`, each of its first
+    /// `recording.events` events through `write`, then `end`.
+    private func streamed(
+        _ context: LabRequestContext,
+        type: String,
+        ending: String,
+        _ format:
+            @escaping @Sendable (RecordingSummary) -> (
+                start: [UInt8],
+                write: @Sendable (RecordedLaneEvent, inout [UInt8]) -> Void,
+                end: @Sendable () -> [UInt8]
+            )
+    ) async throws -> Response {
+        let recording = try await service.store.recording(try Self.id(context))
+        let store = service.store
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: type, .contentDisposition: Self.attachment(recording.name, ending: ending),
+            ],
+            body: ResponseBody { writer in
+                let (start, write, end) = format(recording)
+                try await writer.write(ByteBuffer(bytes: start))
+                try await Self.pages(of: recording, in: store) { events in
+                    var bytes: [UInt8] = []
+                    bytes.reserveCapacity(events.count * 200)
+                    for event in events { write(event, &bytes) }
+                    try await writer.write(ByteBuffer(bytes: bytes))
+                }
+                try await writer.write(ByteBuffer(bytes: end()))
+                try await writer.finish(nil)
+            }
+        )
+    }
+
+    /// `POST /api/recordings/import` with `Content-Type: application/x-ndjson`: a recording's
+    /// file, read and checked a line at a time as it arrives (``RecordingFileReader``) and
+    /// stored as a new recording, named as the file names it — `name (2)` when that is taken.
+    /// The first wrong line ends it with `422 invalidRecordingFile`, naming the line, and
+    /// whatever of the file was stored is deleted: a refused file leaves nothing.
+    @Sendable func importFile(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let type = request.headers[.contentType]?.split(separator: ";").first?
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        guard type == "application/x-ndjson" else {
+            throw LabError(
+                status: .unsupportedMediaType,
+                code: "notRecordingFile",
+                message:
+                    "A recording's file is newline-delimited JSON, sent as Content-Type: application/x-ndjson."
+            )
+        }
+        let limit = maximumImportBytes
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw LabError(
+                status: .contentTooLarge,
+                code: "tooLarge",
+                message:
+                    "The file is \(declared.formatted()) bytes; the lab imports files of at most \(limit.formatted()) bytes."
+            )
+        }
+        let importer = RecordingImporter(service: service, limit: limit)
+        let imported = try await withTimeLimit(
+            Self.importTimeLimit,
+            else: LabError(
+                status: .requestTimeout,
+                code: "bodyTimeout",
+                message:
+                    "The file did not arrive and store within \(Self.importTimeLimit); nothing of it is kept."
+            )
+        ) { try await importer.run(request.body) }
+        return LabJSON.response(
+            imported,
+            status: .created,
+            headers: [.location: "/api/recordings/\(imported.id)"]
+        )
+    }
+
+    /// Reads the recording's first `recording.events` events a page at a time.
+    static func pages(
+        of recording: RecordingSummary,
+        in store: any RecordingStore,
+        _ body: ([RecordedLaneEvent]) async throws -> Void
+    ) async throws {
+        var next = 0
+        while next < recording.events {
+            let slice = try await store.events(
+                recording.id,
+                from: next,
+                limit: min(pageSize, recording.events - next)
+            )
+            guard !slice.events.isEmpty else { return }
+            try await body(slice.events)
+            next += slice.events.count
+        }
+    }
+
+    /// `attachment; filename="…"`: the name in letters, digits, `-`, `_` and `.` alone.
+    static func attachment(_ name: String, ending: String) -> String {
+        let safe = String(
+            name.unicodeScalars.prefix(80).map { scalar in
+                scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "-"
+            }
+        )
+        return "attachment; filename=\"\(safe.isEmpty ? "recording" : safe)\(ending)\""
+    }
+}
+
+/// One import: the file's lines read as they arrive, and stored a batch at a time into a new
+/// recording, which is deleted again when a line is refused or the import is cut off.
+struct RecordingImporter: Sendable {
+    let service: RecordingService
+    let limit: Int
+
+    func run(_ body: RequestBody) async throws -> RecordingSummary {
+        let state = Stored(service: service)
+        do {
+            try await read(body, into: state)
+            return try await state.summary()
+        } catch {
+            await state.discard()
+            if let refusal = error as? RecordingFileReader.Refusal {
+                throw LabError(
+                    status: .unprocessableContent,
+                    code: "invalidRecordingFile",
+                    message: refusal.message
+                )
+            }
+            throw error
+        }
+    }
+
+    private func read(_ body: RequestBody, into stored: Stored) async throws {
+        var reader = RecordingFileReader(cap: service.cap)
+        var pending: [UInt8] = []
+        var received = 0
+        for try await buffer in body {
+            received += buffer.readableBytes
+            guard received <= limit else {
+                throw RecordingFileReader.Refusal(
+                    line: reader.lines + 1,
+                    message:
+                        "Line \(reader.lines + 1) goes past \(limit.formatted()) bytes, the largest file the lab imports."
+                )
+            }
+            pending.append(contentsOf: buffer.readableBytesView)
+            var start = pending.startIndex
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                var line = pending[start..<newline]
+                if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                try await take(line, reader: &reader, into: stored)
+                start = newline + 1
+            }
+            pending.removeSubrange(..<start)
+            guard pending.count <= RecordingFileReader.longestLine else {
+                throw RecordingFileReader.Refusal(
+                    line: reader.lines + 1,
+                    message:
+                        "Line \(reader.lines + 1) is longer than a line of a recording's file can be (\(RecordingFileReader.longestLine) bytes)."
+                )
+            }
+        }
+        if !pending.isEmpty { try await take(pending[...], reader: &reader, into: stored) }
+        try reader.finish()
+        try await stored.flush(dropped: reader.header?.dropped ?? 0)
+    }
+
+    private func take(
+        _ line: ArraySlice<UInt8>,
+        reader: inout RecordingFileReader,
+        into stored: Stored
+    ) async throws {
+        if let event = try reader.read(line) {
+            try await stored.add(event, dropped: reader.header?.dropped ?? 0)
+        } else if let header = reader.header {
+            try await stored.begin(header)
+        }
+    }
+
+    /// The recording being made, and the events read and not yet stored.
+    private actor Stored {
+        let service: RecordingService
+        let recorder = UUID()
+        var recording: RecordingSummary?
+        var waiting: [RecordedLaneEvent] = []
+        var stored = 0
+
+        init(service: RecordingService) {
+            self.service = service
+        }
+
+        /// Makes the recording, named as the file says, or with the first free `(N)` after it.
+        func begin(_ header: RecordingFileHeader) async throws {
+            for attempt in 1...100 {
+                let suffix = attempt == 1 ? "" : " (\(attempt))"
+                let name = String(header.name.prefix(100 - suffix.count)) + suffix
+                do {
+                    recording = try await service.create(name: name)
+                    return
+                } catch let error as RecordingStoreError {
+                    guard case .nameTaken = error else { throw error }
+                }
+            }
+            throw LabError(
+                status: .conflict,
+                code: "nameTaken",
+                message:
+                    "The recording “\(header.name)” and a hundred numbered after it are taken; rename one."
+            )
+        }
+
+        func add(_ event: RecordedLaneEvent, dropped: Int) async throws {
+            waiting.append(event)
+            if waiting.count >= RecordingsController.importBatch { try await flush(dropped: dropped) }
+        }
+
+        func flush(dropped: Int) async throws {
+            guard let recording, !waiting.isEmpty || dropped > 0 else { return }
+            let batch = RecordingIngestBatch(first: stored, events: waiting, dropped: dropped)
+            switch try await service.append(batch, to: recording.id, recorder: recorder) {
+            case .stored(let growth): stored = growth.next
+            case .full, .gap:
+                throw LabError(
+                    status: .unprocessableContent,
+                    code: "recordingFull",
+                    message: "The file holds more events than a recording keeps (\(service.cap))."
+                )
+            }
+            waiting.removeAll(keepingCapacity: true)
+        }
+
+        func summary() async throws -> RecordingSummary {
+            guard let recording else {
+                throw RecordingFileReader.Refusal(
+                    line: 1,
+                    message: "The file is empty: its first line names its format."
+                )
+            }
+            return try await service.store.recording(recording.id)
+        }
+
+        func discard() async {
+            guard let recording else { return }
+            self.recording = nil
+            try? await service.delete(recording.id)
+        }
+    }
+}
