@@ -50,6 +50,7 @@ let package = Package(
             name: "HTTPBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Tributary", package: "Tributary"),
                 .product(name: "TributaryHTTP", package: "Tributary"),
                 .product(name: "TributaryAsyncHTTPClient", package: "Tributary"),
                 "BenchmarkSupport",

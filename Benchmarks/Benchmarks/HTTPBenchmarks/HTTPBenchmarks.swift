@@ -4,6 +4,7 @@ import BenchmarkSupport
 import Foundation
 import Hummingbird
 import NIOCore
+import Tributary
 import TributaryAsyncHTTPClient
 import TributaryHTTP
 
@@ -116,6 +117,19 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.startMeasurement()
             try await run(concurrency: concurrency) { try await client.send(request).articles.count }
             benchmark.stopMeasurement()
+        }
+        // The same requests, each recorded as a lane exchange into memory.
+        Benchmark("FetchPage/APIClient+AsyncHTTPClient+lane/c\(concurrency)", configuration: configuration) {
+            benchmark in
+            let base = await localServer.start().appending(path: "v2")
+            var client = APIClient(baseURL: base, transport: ahcTransport, retryPolicy: .never)
+            let memory = LaneMemory()
+            client.laneRecorder = memory
+            let request = TributaryHTTP.Request<Page>("top-headlines")
+            benchmark.startMeasurement()
+            try await run(concurrency: concurrency) { try await client.send(request).articles.count }
+            benchmark.stopMeasurement()
+            precondition(memory.events.count == requestsPerRun * 4, "every exchange is recorded")
         }
         Benchmark("FetchPage/AsyncHTTPClient/c\(concurrency)", configuration: configuration) { benchmark in
             let url = await localServer.start().appending(path: "v2").appending(path: "top-headlines")

@@ -66,27 +66,17 @@ private func pumpThroughMap<P: Publisher>(
     cancellable.cancel()
 }
 
-/// `laneValues` integers, iterated without suspending: what a loop over it costs is the loop's.
-private struct Counting: AsyncSequence, Sendable {
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var next = 0
-
-        mutating func next() async -> Int? {
-            guard next < laneValues else { return nil }
-            defer { next += 1 }
-            return next
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+/// `laneValues` integers waiting in an `AsyncStream`'s buffer: a loop over it suspends on none.
+private func numbers() -> AsyncStream<Int> {
+    let (stream, continuation) = AsyncStream<Int>.makeStream()
+    for value in 0..<laneValues { continuation.yield(value) }
+    continuation.finish()
+    return stream
 }
 
 /// Iterates `sequence` with `for await`, measuring the loop.
 private func iterate<S: AsyncSequence>(_ benchmark: Benchmark, _ sequence: S) async
-where
-    S.Element == Int,
-    S.Failure == Never
-{
+where S.Element == Int, S.Failure == Never {
     var total = 0
     benchmark.startMeasurement()
     for await value in sequence {
@@ -98,14 +88,14 @@ where
 
 func laneBenchmarks() {
     Benchmark("Lane.async.bare", configuration: laneConfiguration) { benchmark in
-        await iterate(benchmark, Counting())
+        await iterate(benchmark, numbers())
     }
     Benchmark("Lane.async.nobodyRecording", configuration: laneConfiguration) { benchmark in
-        await iterate(benchmark, Counting().lane("bench"))
+        await iterate(benchmark, numbers().lane("bench"))
     }
     Benchmark("Lane.async.LaneMemory", configuration: laneConfiguration) { benchmark in
         let memory = LaneMemory()
-        await iterate(benchmark, Counting().lane("bench", recorder: memory))
+        await iterate(benchmark, numbers().lane("bench", recorder: memory))
         blackHole(memory.events.count)
     }
     Benchmark("Lane.map.bare", configuration: laneConfiguration) { benchmark in

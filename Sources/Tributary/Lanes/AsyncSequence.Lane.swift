@@ -66,6 +66,7 @@ public struct AsyncLaneSequence<Base: AsyncSequence>: AsyncSequence {
 
     /// One iteration's recording: begun with the first `next()`, and ended as cancelled when
     /// the iterator is let go before the sequence ended.
+    @usableFromInline
     final class Iteration {
         let log: LaneLog
         private var begun = false
@@ -89,14 +90,35 @@ public struct AsyncLaneSequence<Base: AsyncSequence>: AsyncSequence {
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: Base.AsyncIterator
-        let iteration: Iteration?
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline let iteration: Iteration?
         let describe: @Sendable (Element) -> String
 
+        init(
+            base: Base.AsyncIterator,
+            iteration: Iteration?,
+            describe: @escaping @Sendable (Element) -> String
+        ) {
+            self.base = base
+            self.iteration = iteration
+            self.describe = describe
+        }
+
+        // Inlined where it is iterated, so that with nobody recording the loop is its base's
+        // loop and one branch; what a recorded iteration does is called.
+        @inlinable
         public mutating func next(
             isolation actor: isolated (any Actor)? = #isolation
         ) async throws(Failure) -> Element? {
             guard let iteration else { return try await base.next(isolation: actor) }
+            return try await recordedNext(iteration, isolation: actor)
+        }
+
+        @usableFromInline
+        mutating func recordedNext(
+            _ iteration: Iteration,
+            isolation actor: isolated (any Actor)?
+        ) async throws(Failure) -> Element? {
             iteration.demand()
             let element: Element?
             do {
@@ -116,6 +138,7 @@ public struct AsyncLaneSequence<Base: AsyncSequence>: AsyncSequence {
             return element
         }
 
+        @inlinable
         public mutating func next() async throws(Failure) -> Element? {
             try await next(isolation: nil)
         }

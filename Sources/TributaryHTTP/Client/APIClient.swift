@@ -56,6 +56,14 @@ public struct APIClient: Sendable {
     /// Which addresses requests and their redirects may reach: every address by default; a
     /// server that fetches URLs its users typed sets ``AddressPolicy/publicOnly(allowing:)``.
     public var addressPolicy: AddressPolicy
+    /// The lane each exchange is recorded in — one subscription a request, its outcome a value
+    /// (method, URL without secrets, status, bytes, time, retries) or its failure — into
+    /// ``laneRecorder``, or ``Lanes/recorder`` when that is nil, so a recording shows the
+    /// request a search box caused beside the search box's lane. Nil records nothing; with
+    /// nobody recording, an exchange costs one check.
+    public var lane: String? = "http"
+    /// Where exchanges are recorded; nil for ``Lanes/recorder``.
+    public var laneRecorder: (any LaneRecording)?
 
     /// Creates a client.
     ///
@@ -113,8 +121,41 @@ public struct APIClient: Sendable {
         _ request: Request<Response>
     ) async throws(APIError) -> (value: Response, response: HTTPResponse) {
         let prepared = try prepare(request)
-        return try await retrying(prepared) { () async throws(APIError) in
-            try await attempt(request, prepared)
+        guard let lane,
+            let span = LaneSpan.begin(lane, recorder: laneRecorder, source: "TributaryHTTP/APIClient")
+        else {
+            return try await retrying(prepared) { () async throws(APIError) in
+                try await attempt(request, prepared).exchange
+            }
+        }
+        let started = ContinuousClock.now
+        var attempts = 0
+        var bytes = 0
+        let described = prepared.redaction.describe(prepared.exchange.head)
+        func took() -> String {
+            let retries = attempts > 1 ? ", \(attempts - 1) \(attempts == 2 ? "retry" : "retries")" : ""
+            return "\(Int((ContinuousClock.now - started) / .milliseconds(1))) ms\(retries)"
+        }
+        span.record(.requested(.max(1)))
+        do {
+            let exchanged = try await retrying(prepared) { () async throws(APIError) in
+                attempts += 1
+                let outcome = try await attempt(request, prepared)
+                bytes = outcome.bytes
+                return outcome.exchange
+            }
+            span.record(
+                .value("\(described) → \(exchanged.response.status.code), \(bytes) bytes in \(took())")
+            )
+            span.record(.finished)
+            return exchanged
+        } catch {
+            if case .cancelled = error.kind {
+                span.record(.cancelled)
+            } else {
+                span.record(.failed("\(error) (\(took()))"))
+            }
+            throw error
         }
     }
 
@@ -290,7 +331,7 @@ extension APIClient {
     private func attempt<Response>(
         _ request: Request<Response>,
         _ prepared: Prepared
-    ) async throws(APIError) -> (value: Response, response: HTTPResponse) {
+    ) async throws(APIError) -> (exchange: (value: Response, response: HTTPResponse), bytes: Int) {
         if Task.isCancelled {
             throw prepared.error(.cancelled)
         }
@@ -311,7 +352,10 @@ extension APIClient {
             )
         }
         do {
-            return (try request.decode(response.head, response.body, decoder), response.head)
+            return (
+                (try request.decode(response.head, response.body, decoder), response.head),
+                response.body.count
+            )
         } catch {
             throw prepared.error(undecodable(error, response))
         }
