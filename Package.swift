@@ -37,6 +37,7 @@ let package = Package(
         .library(name: "TributaryLab", targets: ["TributaryLab"]),
         .library(name: "TributaryLabClient", targets: ["TributaryLabClient"]),
         .library(name: "TributaryLabWire", targets: ["TributaryLabWire"]),
+        .library(name: "TributaryTracing", targets: ["TributaryTracing"]),
         .executable(name: "tributary", targets: ["TributaryCLI"]),
     ],
     dependencies: [
@@ -56,11 +57,27 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         .target(
             name: "Tributary",
             dependencies: openCombine + [.product(name: "DequeModule", package: "swift-collections")]
+        ),
+        // Lanes as spans of swift-distributed-tracing, in a product of their own, so that an app
+        // that does not trace does not depend on it.
+        .target(
+            name: "TributaryTracing",
+            dependencies: ["Tributary", .product(name: "Tracing", package: "swift-distributed-tracing")]
+        ),
+        .testTarget(
+            name: "TributaryTracingTests",
+            dependencies: [
+                "Tributary",
+                "TributaryTracing",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
         ),
         .target(
             name: "TributaryHTTP",

@@ -122,9 +122,10 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("FetchPage/APIClient+AsyncHTTPClient+lane/c\(concurrency)", configuration: configuration) {
             benchmark in
             let base = await localServer.start().appending(path: "v2")
-            var client = APIClient(baseURL: base, transport: ahcTransport, retryPolicy: .never)
+            var recorded = APIClient(baseURL: base, transport: ahcTransport, retryPolicy: .never)
             let memory = LaneMemory()
-            client.laneRecorder = memory
+            recorded.laneRecorder = memory
+            let client = recorded
             let request = TributaryHTTP.Request<Page>("top-headlines")
             benchmark.startMeasurement()
             try await run(concurrency: concurrency) { try await client.send(request).articles.count }
