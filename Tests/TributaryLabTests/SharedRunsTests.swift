@@ -128,9 +128,14 @@ struct SharedRunsTests {
             #expect(
                 try await lab.send(.get, "/api/streams/\(id)/run?version=0", authorized: false).status == 400
             )
-            #expect(
-                try await lab.send(.get, "/api/streams/\(id)/run?version=x", authorized: false).status == 400
-            )
+            for strange in ["x", "+1", "01", "%2B1", "1.0", "-1"] {
+                let answer = try await lab.send(
+                    .get,
+                    "/api/streams/\(id)/run?version=\(strange)",
+                    authorized: false
+                )
+                #expect(answer.status == 400 && answer.errorCode == "badVersion", "\(strange)")
+            }
             // A version the document does not have is named as such, with the versions it has.
             for (path, number) in [
                 ("run?version=3", 3), ("run?version=\(Int.max)", Int.max), ("versions/\(Int.max)", Int.max),

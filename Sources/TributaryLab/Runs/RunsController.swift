@@ -81,7 +81,10 @@ struct RunsController {
         let id = try DocumentsController.id(context)
         let stored: StoredDocument
         if let text = request.uri.queryParameters["version"] {
-            guard let number = Int(text), number > 0 else {
+            // Digits alone, as a link writes a version: not +1, 01 or 1e0.
+            guard text.utf8.allSatisfy({ (48...57).contains($0) }), text.first != "0", let number = Int(text),
+                number > 0
+            else {
                 throw LabError.badRequest("badVersion", "A version is a number from 1.")
             }
             stored = try await DocumentsController.version(number, of: id, in: store)
