@@ -13,28 +13,29 @@ public import Tributary
 ///   span with an error status.
 ///
 /// ```swift
-/// Lanes.recorder = TracingLaneRecorder(tracer: InstrumentationSystem.tracer)
+/// Lanes.recorder = TracingLaneRecorder()   // InstrumentationSystem.tracer
 /// ```
 ///
 /// Spans still open are held, one per subscription, until they end.
-public final class TracingLaneRecorder<T: Tracer>: LaneRecording, @unchecked Sendable {
+public final class TracingLaneRecorder: LaneRecording, @unchecked Sendable {
     // @unchecked: `open` is reached only under `lock`; the tracer is Sendable.
-    private let tracer: T
+    private let tracer: any Tracer
     private let lock = NSLock()
-    private var open: [Key: T.Span] = [:]
+    private var open: [Key: any Span] = [:]
 
     private struct Key: Hashable {
         var lane: String
         var subscription: Int
     }
 
-    public init(tracer: T) {
+    /// Records into `tracer`, by default the one the process bootstrapped.
+    public init(tracer: any Tracer = InstrumentationSystem.tracer) {
         self.tracer = tracer
     }
 
     public func record(_ event: LaneEvent) {
         let key = Key(lane: event.lane, subscription: event.subscription)
-        let span = lock.withLock { () -> T.Span in
+        let span = lock.withLock { () -> any Span in
             if let span = open[key] { return span }
             let span = tracer.startSpan(
                 "\(event.lane) #\(event.subscription)",
@@ -66,7 +67,7 @@ public final class TracingLaneRecorder<T: Tracer>: LaneRecording, @unchecked Sen
         }
     }
 
-    private func end(_ key: Key, _ span: T.Span, as ending: String) {
+    private func end(_ key: Key, _ span: any Span, as ending: String) {
         span.attributes["lane.end"] = ending
         span.end()
         lock.withLock { _ = open.removeValue(forKey: key) }
