@@ -43,14 +43,7 @@ public struct Redaction: Sendable {
         components.percentEncodedFragment = nil
         var text = components.string ?? url.absoluteString
         if let query {
-            // Rebuilt by hand: the placeholder is for reading, not a valid query character.
-            let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item in
-                let name = item.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-                let decoded = (name.removingPercentEncoding ?? name).lowercased()
-                let isSecret = queryItems.contains(decoded) && item.contains("=")
-                return isSecret ? "\(name)=\(Self.placeholder)" : String(item)
-            }
-            text += "?" + items.joined(separator: "&")
+            text += "?" + redactedQuery(query[...])
         }
         if let fragment {
             text += "#" + fragment
@@ -63,8 +56,29 @@ public struct Redaction: Sendable {
         "\(request.method) \(redactedURL(of: request))"
     }
 
+    /// A percent-encoded query with the values of secret items replaced; rebuilt by hand, as
+    /// the placeholder is for reading, not a valid query character.
+    func redactedQuery(_ query: Substring) -> String {
+        let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item in
+            let name = item.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            let decoded = (name.removingPercentEncoding ?? name).lowercased()
+            let isSecret = queryItems.contains(decoded) && item.contains("=")
+            return isSecret ? "\(name)=\(Self.placeholder)" : String(item)
+        }
+        return items.joined(separator: "&")
+    }
+
     /// The request's URL with secrets hidden.
     public func redactedURL(of request: HTTPRequest) -> String {
+        // Written from the request's parts where they hold no user or password: building a URL
+        // and reading it back took most of what describing an exchange cost.
+        if let scheme = request.scheme, let authority = request.authority, !authority.contains("@"),
+            let target = request.path, target.hasPrefix("/"), !target.contains("#")
+        {
+            guard let mark = target.firstIndex(of: "?") else { return "\(scheme)://\(authority)\(target)" }
+            return
+                "\(scheme)://\(authority)\(target[..<mark])?\(redactedQuery(target[target.index(after: mark)...]))"
+        }
         if let url = request.url {
             return redact(url)
         }
