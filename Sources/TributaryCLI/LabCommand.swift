@@ -86,7 +86,7 @@ struct LabCommand: AsyncParsableCommand {
 
     @Flag(
         help: ArgumentHelp(
-            "Record the news reader's pipelines (typed text, query, request, response) into the recording \"lab news\".",
+            "Record the news reader's pipelines (typed text, query, request, response, HTTP exchanges) into the recording \"lab news\"; each run into one of its own.",
             discussion: "Watch it live at /recordings while typing in the news tab."
         )
     )
@@ -178,13 +178,17 @@ struct LabCommand: AsyncParsableCommand {
                     console.print("Tributary lab at \(url.absoluteString)/?token=\(token)")
                     console.note("Documents in \(place). \(origin)")
                     if record {
+                        // Each run records into a recording of its own: a run numbers its
+                        // subscriptions and times from its start, which another run's events
+                        // in the same recording would contradict.
+                        let recording = await Self.freshRecordingName("lab news", in: store)
                         Lanes.recorder = LabLaneRecorder(
                             lab: Self.ownAddress(bound),
                             token: token,
-                            recording: "lab news"
+                            recording: recording
                         )
                         console.note(
-                            "The news reader's lanes are recorded into \"lab news\": \(url.absoluteString)/recordings"
+                            "The news reader's lanes are recorded into \"\(recording)\": \(url.absoluteString)/recordings"
                         )
                     }
                 }
@@ -206,6 +210,13 @@ struct LabCommand: AsyncParsableCommand {
 
     /// Where this process reaches the lab it serves: the bound address, or loopback when it
     /// listens on every address.
+    /// `name`, or the first of `name (2)`, `name (3)`… that no recording in `store` has yet.
+    static func freshRecordingName(_ name: String, in store: any DocumentStore) async -> String {
+        let taken = Set(((try? await store.recordings?.list(limit: 100_000)) ?? []).map(\.name))
+        guard taken.contains(name) else { return name }
+        return (2...).lazy.map { "\(name) (\($0))" }.first { !taken.contains($0) } ?? name
+    }
+
     static func ownAddress(_ bound: URL) -> URL {
         guard var components = URLComponents(url: bound, resolvingAgainstBaseURL: false) else { return bound }
         switch components.host {

@@ -174,6 +174,19 @@ struct RecordingFilesTests {
                 ("not JSON", replacing(2, with: "{"), "Line 3 is not an event, {"),
                 ("an empty line", replacing(2, with: ""), "Line 3 is empty"),
                 (
+                    "cut inside a line",
+                    Data((lines[0...6].joined(separator: "\n") + "\n" + lines[7].prefix(20)).utf8),
+                    "Line 8 is cut short: the file ends inside it, after 6 of the 8 events"
+                ),
+                (
+                    "a negative dropped count",
+                    replacing(
+                        0,
+                        with: header.replacingOccurrences(of: #""dropped":3"#, with: #""dropped":-5"#)
+                    ),
+                    "Line 1 gives dropped as -5"
+                ),
+                (
                     "more than promised", file(lines + [lines[8]]),
                     "Line 10 is one event more than the 8 the first line promises."
                 ),
@@ -219,6 +232,45 @@ struct RecordingFilesTests {
                 headers: [.contentType: "application/x-ndjson"]
             )
             #expect(anonymous.status == 401)
+        }
+    }
+
+    /// A file that stops arriving is answered, naming the line it stopped before, and one sent
+    /// chunked past the limit is refused as too large: neither leaves anything.
+    @Test func answersAFileThatStallsOrGrowsPastTheLimit() async throws {
+        var configuration = LabConfiguration()
+        configuration.maximumImportBytes = 4_096
+        try await withLab(configuration: configuration) { lab in
+            let id = try await Self.recorded("original", in: lab)
+            let lines = try await lab.send(.get, "/api/recordings/\(id)/export").text.split(separator: "\n")
+            let port = lab.base.port ?? 0
+            let head =
+                "POST /api/recordings/import HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(lab.token)\r\n"
+                + "Content-Type: application/x-ndjson\r\n"
+            let stalled = try RawConnection(port: port)
+            let sent = lines[0...1].joined(separator: "\n") + "\n"
+            stalled.send(head + "Content-Length: 4000\r\n\r\n" + sent)
+            let answer = await stalled.readUntil(timeout: .seconds(60)) { $0.contains("}}") }
+            #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+            #expect(
+                answer.contains("Line 3 did not arrive: the file stopped coming for 10 s"),
+                "\(answer)"
+            )
+
+            let chunked = try RawConnection(port: port)
+            chunked.send(head + "Transfer-Encoding: chunked\r\n\r\n")
+            let first = lines[0] + "\n"
+            chunked.send(String(first.utf8.count, radix: 16) + "\r\n" + first + "\r\n")
+            let spaces = String(repeating: " ", count: 1_000)
+            for _ in 0..<5 { chunked.send(String(spaces.utf8.count, radix: 16) + "\r\n" + spaces + "\r\n") }
+            let refused = await chunked.readUntil(timeout: .seconds(60)) { $0.contains("}}") }
+            #expect(
+                refused.hasPrefix("HTTP/1.1 413") && refused.contains("goes past 4,096 bytes"),
+                "\(refused)"
+            )
+
+            let list = try await lab.send(.get, "/api/recordings")
+            #expect((list.json["recordings"] as? [Any])?.count == 1)
         }
     }
 
@@ -278,8 +330,8 @@ struct RecordingFilesTests {
                 .compactMap { ($0["args"] as? [String: Any])?["value"] as? String }
             #expect(values == ["swift \"6\"\n", ""])
             let demand = events.filter { $0["ph"] as? String == "C" }
-                .compactMap { ($0["args"] as? [String: Any])?["#1"] as? Int }
-            #expect(demand == [2, 1])
+                .compactMap { ($0["args"] as? [String: Any])?["outstanding"] as? Int }
+            #expect(demand == [2, 1, 0])
             #expect(events.contains { $0["name"] as? String == "requested unlimited" })
         }
     }

@@ -4,7 +4,8 @@ import TributaryLabWire
 /// A recording in the Chrome trace event format (its JSON object form), which Perfetto's UI and
 /// chrome://tracing open: a track (thread) per lane, a slice per subscription — async `b`/`e`
 /// events, as a lane's subscriptions overlap — an instant event per value, and each lane's
-/// outstanding demand as a counter, a series per subscription.
+/// outstanding demand — what its subscriptions have asked for and not yet been sent, those that
+/// asked for unlimited aside — as a counter.
 ///
 /// Written as the events are read, a page at a time: it holds a mark per subscription that is
 /// open, never the recording. Times are the recording's seconds as microseconds.
@@ -14,6 +15,8 @@ struct RecordingTrace {
     private var ended: Set<Key> = []
     /// What each subscription has asked for and not yet been sent; absent once unlimited.
     private var demand: [Key: Int] = [:]
+    /// The sum of `demand` over each lane's subscriptions.
+    private var laneDemand: [String: Int] = [:]
     private var lastTime = 0.0
     private var wroteEvent = false
 
@@ -56,26 +59,23 @@ struct RecordingTrace {
         case .requested:
             switch event.demand {
             case .max(let count)?:
-                if let owed = demand[key] {
-                    demand[key] = owed + count
-                    counter(key, track: track, time: time, to: &bytes)
-                }
+                if demand[key] != nil { owe(count, key, track: track, time: time, to: &bytes) }
             case .unlimited?, nil:
+                if let owed = demand[key], owed != 0 { owe(-owed, key, track: track, time: time, to: &bytes) }
                 demand[key] = nil
-                instant("requested unlimited", key, track: track, time: time, to: &bytes) { _ in }
+                instant("requested unlimited", key, category: "demand", track: track, time: time, to: &bytes)
+                { _ in }
             }
         case .value:
-            if let owed = demand[key] {
-                demand[key] = max(0, owed - 1)
-                counter(key, track: track, time: time, to: &bytes)
-            }
-            instant("value", key, track: track, time: time, to: &bytes) { bytes in
+            if let owed = demand[key], owed > 0 { owe(-1, key, track: track, time: time, to: &bytes) }
+            instant("value", key, category: "value", track: track, time: time, to: &bytes) { bytes in
                 bytes += Array(#""value":"#.utf8)
                 appendJSONString(event.value ?? "", to: &bytes)
             }
         case .finished, .failed, .cancelled:
             guard open.remove(key) != nil else { return }
             ended.insert(key)
+            if let owed = demand[key], owed > 0 { owe(-owed, key, track: track, time: time, to: &bytes) }
             demand[key] = nil
             slice("e", key, track: track, time: time, to: &bytes) { bytes in
                 bytes += Array(#""end":""#.utf8) + Array(event.kind.rawValue.utf8) + [UInt8(ascii: "\"")]
@@ -137,12 +137,13 @@ struct RecordingTrace {
     private mutating func instant(
         _ name: String,
         _ key: Key,
+        category: String,
         track: Int,
         time: String,
         to bytes: inout [UInt8],
         arguments: (inout [UInt8]) -> Void
     ) {
-        emit("value", name, #","ph":"i","pid":1,"s":"t","tid":\#(track),"ts":\#(time)}"#, to: &bytes) {
+        emit(category, name, #","ph":"i","pid":1,"s":"t","tid":\#(track),"ts":\#(time)}"#, to: &bytes) {
             bytes in
             bytes += Array(#""subscription":\#(key.subscription)"#.utf8)
             var more: [UInt8] = []
@@ -151,8 +152,11 @@ struct RecordingTrace {
         }
     }
 
-    private mutating func counter(_ key: Key, track: Int, time: String, to bytes: inout [UInt8]) {
-        let owed = demand[key] ?? 0
+    /// Changes what subscription `key` is owed by `change`, and writes its lane's counter.
+    private mutating func owe(_ change: Int, _ key: Key, track: Int, time: String, to bytes: inout [UInt8]) {
+        if let owed = demand[key] { demand[key] = owed + change }
+        let total = laneDemand[key.lane, default: 0] + change
+        laneDemand[key.lane] = total
         emit(
             "demand",
             "\(key.lane) demand",
@@ -160,7 +164,7 @@ struct RecordingTrace {
             to: &bytes
         ) {
             bytes in
-            bytes += Array(##""#\##(key.subscription)":\##(owed)"##.utf8)
+            bytes += Array(#""outstanding":\#(total)"#.utf8)
         }
     }
 

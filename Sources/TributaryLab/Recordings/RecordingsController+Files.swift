@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Tributary
 import TributaryLabWire
 
 /// A recording as one file — to download, attach to a bug report and import into another lab —
@@ -113,15 +114,7 @@ extension RecordingsController {
             )
         }
         let importer = RecordingImporter(service: service, limit: limit)
-        let imported = try await withTimeLimit(
-            Self.importTimeLimit,
-            else: LabError(
-                status: .requestTimeout,
-                code: "bodyTimeout",
-                message:
-                    "The file did not arrive and store within \(Self.importTimeLimit); nothing of it is kept."
-            )
-        ) { try await importer.run(request.body) }
+        let imported = try await importer.run(request.body)
         return LabJSON.response(
             imported,
             status: .created,
@@ -167,11 +160,38 @@ struct RecordingImporter: Sendable {
     let service: RecordingService
     let limit: Int
 
+    /// How long a file may stop arriving: shorter than the connection's idle timeout, so that
+    /// the sender hears why.
+    static let stallLimit: Duration = .seconds(10)
+
     func run(_ body: RequestBody) async throws -> RecordingSummary {
         let state = Stored(service: service)
+        // When the last bytes came, and how many lines were read by then.
+        let progress = Protected((at: ContinuousClock.now, lines: 0))
         do {
-            try await read(body, into: state)
-            return try await state.summary()
+            return try await withThrowingTaskGroup(of: RecordingSummary?.self) { group in
+                group.addTask {
+                    try await read(body, into: state, progress: progress)
+                    return try await state.summary()
+                }
+                group.addTask {
+                    try await Self.watch(progress)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let summary = first else {
+                    let (at, lines) = progress.withLock { $0 }
+                    let total = ContinuousClock.now - at < Self.stallLimit
+                    throw LabError(
+                        status: .requestTimeout,
+                        code: "bodyTimeout",
+                        message: total
+                            ? "The file did not arrive and store within \(RecordingsController.importTimeLimit.components.seconds / 60) minutes; nothing of it is kept."
+                            : "Line \(lines + 1) did not arrive: the file stopped coming for \(Self.stallLimit.components.seconds) s; nothing of it is kept."
+                    )
+                }
+                return summary
+            }
         } catch {
             await state.discard()
             if let refusal = error as? RecordingFileReader.Refusal {
@@ -185,17 +205,38 @@ struct RecordingImporter: Sendable {
         }
     }
 
-    private func read(_ body: RequestBody, into stored: Stored) async throws {
+    /// Returns once the file has stopped arriving for ``stallLimit``, or the whole import has
+    /// taken ``RecordingsController/importTimeLimit``.
+    private static func watch(_ progress: Protected<(at: ContinuousClock.Instant, lines: Int)>) async throws {
+        let started = ContinuousClock.now
+        while true {
+            try await Task.sleep(for: .milliseconds(500))
+            let now = ContinuousClock.now
+            if now - progress.withLock({ $0.at }) > stallLimit
+                || now - started > RecordingsController.importTimeLimit
+            {
+                return
+            }
+        }
+    }
+
+    private func read(
+        _ body: RequestBody,
+        into stored: Stored,
+        progress: Protected<(at: ContinuousClock.Instant, lines: Int)>
+    ) async throws {
         var reader = RecordingFileReader(cap: service.cap)
         var pending: [UInt8] = []
         var received = 0
         for try await buffer in body {
+            progress.withLock { $0 = (ContinuousClock.now, reader.lines) }
             received += buffer.readableBytes
             guard received <= limit else {
-                throw RecordingFileReader.Refusal(
-                    line: reader.lines + 1,
+                throw LabError(
+                    status: .contentTooLarge,
+                    code: "tooLarge",
                     message:
-                        "Line \(reader.lines + 1) goes past \(limit.formatted()) bytes, the largest file the lab imports."
+                        "Line \(reader.lines + 1) goes past \(limit.formatted()) bytes, the largest file the lab imports; nothing of it is kept."
                 )
             }
             pending.append(contentsOf: buffer.readableBytesView)
@@ -207,6 +248,7 @@ struct RecordingImporter: Sendable {
                 start = newline + 1
             }
             pending.removeSubrange(..<start)
+            progress.withLock { $0.lines = reader.lines }
             guard pending.count <= RecordingFileReader.longestLine else {
                 throw RecordingFileReader.Refusal(
                     line: reader.lines + 1,
@@ -215,7 +257,21 @@ struct RecordingImporter: Sendable {
                 )
             }
         }
-        if !pending.isEmpty { try await take(pending[...], reader: &reader, into: stored) }
+        if !pending.isEmpty {
+            do {
+                try await take(pending[...], reader: &reader, into: stored)
+            } catch let refusal as RecordingFileReader.Refusal
+                where reader.events < reader.header?.events ?? 0
+            {
+                // A last line with no newline that does not read, short of the events promised,
+                // is where the file was cut.
+                throw RecordingFileReader.Refusal(
+                    line: refusal.line,
+                    message:
+                        "Line \(refusal.line) is cut short: the file ends inside it, after \(reader.events) of the \(reader.header?.events ?? 0) events its first line promises."
+                )
+            }
+        }
         try reader.finish()
         try await stored.flush(dropped: reader.header?.dropped ?? 0)
     }

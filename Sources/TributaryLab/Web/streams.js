@@ -746,7 +746,8 @@ function renderEditor(main, navigate, id, pinned) {
 
   /** What a part or field holds, as JSON text; `deleted` where a side took it out. */
   function partText(value) {
-    return value === undefined ? 'deleted' : JSON.stringify(value);
+    // In the document's own key order, so that two sides differ only where their values do.
+    return value === undefined ? 'deleted' : JSON.stringify(inDocumentOrder(value));
   }
 
   /**
