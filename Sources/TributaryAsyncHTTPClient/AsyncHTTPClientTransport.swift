@@ -34,9 +34,15 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
     /// The transport follows redirects itself, as ``TransportRequest/followingRedirects(_:)``
     /// describes, so that credentials stay on their origin and every hop's address is checked:
     /// a configuration of your own should keep AsyncHTTPClient's redirects off too.
+    ///
+    /// An idle connection is let go after 10 seconds rather than AsyncHTTPClient's 60: a server
+    /// that closes idle connections sooner than its client does makes a request sent on one as
+    /// it closes fail with "the server closed the connection" — a POST, which is not retried,
+    /// included. Servers commonly keep idle connections 15 seconds or more.
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.idleTimeout = .seconds(10)
         return configuration
     }
 

@@ -983,6 +983,28 @@ def recordings(run, first, second):
         assert len(empty) == 1, [m.find_element(By.TAG_NAME, "title").get_attribute("textContent") for m in marbles(first)]
         first.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", empty[0])
         assert first.find_element(By.CSS_SELECTOR, ".lane-detail code").text == '""'
+        # A time cursor from the link: every lane's latest value and state there, and the change
+        # that led there; the arrow keys step event by event, and the link follows.
+        address = first.current_url.split("?")[0]
+        first.get(address + "?t=0.65")
+        state = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "#at-cursor .cursor-state"))
+        wait(first, lambda: "At 650 ms" in state.text)
+        assert 'words #1 value "" at 500 ms' in first.find_element(By.ID, "cursor-change").text, state.text
+        rows = {row.find_element(By.TAG_NAME, "th").text: row.text for row in state.find_elements(By.CSS_SELECTOR, "tbody tr")}
+        assert rows["letters"].startswith("letters 6 #6") and rows["letters"].endswith("none alive"), rows
+        assert rows["words"].startswith('words "" #1') and rows["words"].endswith("1 alive: #1"), rows
+        assert first.find_elements(By.CSS_SELECTOR, ".lanes-chart line.cursor")
+        assert first.find_element(By.XPATH, "//button[@aria-pressed]").text == "Follow live"
+        first.save_screenshot(os.path.join(run.shots, "recordings-time-cursor.png"))
+        chart = first.find_element(By.CSS_SELECTOR, ".lanes-chart")
+        chart.send_keys(Keys.ARROW_RIGHT)
+        wait(first, lambda: "words #1 value swift at 1" in first.find_element(By.ID, "cursor-change").text)
+        assert first.current_url.endswith("?t=1"), first.current_url
+        chart.send_keys(Keys.ARROW_LEFT)
+        wait(first, lambda: 'value ""' in first.find_element(By.ID, "cursor-change").text)
+        chart.send_keys(Keys.ESCAPE)
+        wait(first, lambda: not first.find_elements(By.CSS_SELECTOR, "#at-cursor .cursor-state"))
+        assert "?t=" not in first.current_url
 
     run.step("recordings-labels-apart", first, labels_apart)
 

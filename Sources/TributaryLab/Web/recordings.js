@@ -151,10 +151,24 @@ class Lanes {
     this.lanes = new Map(); // name → Map(subscription → {start, end, kind, error, values, demands, source})
     this.last = 0;
     this.count = 0;
+    // Every event's time, lane, subscription and what happened, sorted by time when stepped through.
+    this.timeline = [];
+    this.sorted = true;
+  }
+
+  clear() {
+    this.lanes.clear();
+    this.count = 0;
+    this.last = 0;
+    this.timeline = [];
+    this.sorted = true;
   }
 
   add(event) {
     this.count += 1;
+    const previous = this.timeline[this.timeline.length - 1];
+    if (previous && previous.t > event.t) this.sorted = false;
+    this.timeline.push({ t: event.t, lane: event.lane, subscription: event.subscription, kind: event.kind, value: event.value, error: event.error });
     this.last = Math.max(this.last, event.t);
     let lane = this.lanes.get(event.lane);
     if (!lane) this.lanes.set(event.lane, (lane = new Map()));
@@ -174,6 +188,49 @@ class Lanes {
   }
 
   names() { return [...this.lanes.keys()]; }
+
+  /** The events in time order. */
+  ordered() {
+    if (!this.sorted) {
+      this.timeline.sort((a, b) => a.t - b.t);
+      this.sorted = true;
+    }
+    return this.timeline;
+  }
+
+  /** The index of the last event at or before `t`; -1 when none is. */
+  indexAt(t) {
+    const events = this.ordered();
+    let [low, high] = [0, events.length - 1];
+    let found = -1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (events[middle].t <= t) { found = middle; low = middle + 1; } else high = middle - 1;
+    }
+    return found;
+  }
+
+  /**
+   * Each lane at time `t`: its latest value by then (and when), and its subscriptions alive —
+   * begun and not yet ended.
+   */
+  stateAt(t) {
+    return this.names().map((name) => {
+      let latest = null;
+      const alive = [];
+      for (const [subscription, bar] of this.lanes.get(name)) {
+        if (bar.start <= t && (bar.end === null || bar.end > t)) alive.push(subscription);
+        // Values are in arrival order, which is time order within a subscription.
+        let [low, high, found] = [0, bar.values.length - 1, -1];
+        while (low <= high) {
+          const middle = (low + high) >> 1;
+          if (bar.values[middle].t <= t) { found = middle; low = middle + 1; } else high = middle - 1;
+        }
+        if (found >= 0 && (latest === null || bar.values[found].t >= latest.t)) latest = { ...bar.values[found], subscription };
+      }
+      return { name, latest, alive };
+    });
+  }
 
   /** A lane's bars, each given a row so bars that overlap in time never share one. */
   rows(name) {
@@ -200,16 +257,22 @@ function renderRecording(main, navigate, id) {
   let gone = false;
   let retry = null;
   let drawPending = false;
+  // The time cursor, in the recording's seconds: null when none is set. A link keeps it (?t=).
+  const linked = Number(new URLSearchParams(location.search).get('t'));
+  let cursor = location.search.includes('t=') && Number.isFinite(linked) && linked >= 0 ? linked : null;
+  if (cursor !== null) following = false;
+  // Whether the view has been brought to a cursor the link gave, once there are events.
+  let placed = cursor === null;
 
   const title = el('h1', {}, 'Recording');
   const counts = el('span', { class: 'meta', 'aria-live': 'polite' });
   const state = el('div', {}, status('loading', 'Connecting…'));
-  const follow = el('button', { class: 'secondary', type: 'button', 'aria-pressed': 'true', onclick: () => {
+  const follow = el('button', { class: 'secondary', type: 'button', 'aria-pressed': String(following), onclick: () => {
     following = !following;
     follow.setAttribute('aria-pressed', String(following));
     follow.textContent = following ? 'Pause' : 'Follow live';
     if (following) draw();
-  } }, 'Pause');
+  } }, following ? 'Pause' : 'Follow live');
   const zoomIn = el('button', { class: 'secondary', type: 'button', 'aria-label': 'Zoom in', onclick: () => zoom(2) }, '+');
   const zoomOut = el('button', { class: 'secondary', type: 'button', 'aria-label': 'Zoom out', onclick: () => zoom(0.5) }, '−');
   const inputLane = el('select', { 'aria-label': 'Input lane' });
@@ -224,6 +287,8 @@ function renderRecording(main, navigate, id) {
   const asDocument = el('button', { class: 'primary', type: 'button', onclick: openAsDocument }, 'Open as document');
   const chart = el('div', { class: 'lanes-chart', tabindex: '0', 'aria-label': 'Lanes; arrow keys pan, + and − zoom' });
   const detail = el('p', { class: 'lane-detail', 'aria-live': 'polite' }, 'Click a value to read it.');
+  const atCursor = el('section', { class: 'at-cursor', id: 'at-cursor', 'aria-live': 'polite', 'aria-label': 'At the time cursor' },
+    el('p', { class: 'hint' }, 'Click the time axis to set a time cursor; drag it, or step event by event with the arrow keys (Shift and the arrows pan); Escape removes it.'));
   const problems = el('div', {});
 
   main.append(
@@ -238,7 +303,8 @@ function renderRecording(main, navigate, id) {
       testLink, fileLink, traceLink, asDocument),
     problems,
     chart,
-    detail
+    detail,
+    atCursor
   );
 
   function zoom(factor, anchorX = null) {
@@ -268,19 +334,36 @@ function renderRecording(main, navigate, id) {
     }
   }, { passive: false });
   let dragFrom = null;
+  let draggingCursor = false;
+  /** The recording's time under a pointer's x on the chart. */
+  const timeAt = (clientX) => viewStart + (clientX - chart.getBoundingClientRect().left - LABEL) / pxPerSecond;
   chart.addEventListener('pointerdown', (event) => {
     if (event.target.closest('[data-value]')) return;
+    // The time axis, and the cursor's own line, set and drag the cursor; the rest pans.
+    const y = event.clientY - chart.getBoundingClientRect().top;
+    if (y < 24 || event.target.closest('.cursor')) {
+      draggingCursor = true;
+      setCursor(Math.max(0, timeAt(event.clientX)));
+      return;
+    }
     dragFrom = { x: event.clientX, start: viewStart };
   });
-  addEventListener('pointerup', () => { dragFrom = null; });
+  addEventListener('pointerup', () => { dragFrom = null; draggingCursor = false; });
   chart.addEventListener('pointermove', (event) => {
+    if (draggingCursor) {
+      setCursor(Math.max(0, timeAt(event.clientX)));
+      return;
+    }
     if (!dragFrom) return;
     const seconds = (dragFrom.x - event.clientX) / pxPerSecond;
     if (Math.abs(event.clientX - dragFrom.x) > 2) pan(dragFrom.start + seconds - viewStart);
   });
   chart.addEventListener('keydown', (event) => {
     const width = Math.max(chart.clientWidth - LABEL, 100);
-    if (event.key === 'ArrowLeft') pan(-width / 4 / pxPerSecond);
+    if (cursor !== null && !event.shiftKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+      step(event.key === 'ArrowRight' ? 1 : -1);
+    } else if (event.key === 'Escape' && cursor !== null) setCursor(null);
+    else if (event.key === 'ArrowLeft') pan(-width / 4 / pxPerSecond);
     else if (event.key === 'ArrowRight') pan(width / 4 / pxPerSecond);
     else if (event.key === '+' || event.key === '=') zoom(2);
     else if (event.key === '-') zoom(0.5);
@@ -324,6 +407,61 @@ function renderRecording(main, navigate, id) {
     detail.replaceChildren(el('strong', {}, visible(event.lane)), ` #${event.subscription} at ${span(event.t)}: `, el('code', {}, valueText(text)));
   }
 
+  /** Puts the time cursor at `t` (null removes it), keeps it in the link, and draws. */
+  function setCursor(t) {
+    cursor = t === null ? null : Math.round(t * 1000) / 1000;
+    const query = new URLSearchParams(location.search);
+    if (cursor === null) query.delete('t'); else query.set('t', String(cursor));
+    const search = query.toString();
+    history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}`);
+    if (cursor !== null && following) {
+      following = false;
+      follow.setAttribute('aria-pressed', 'false');
+      follow.textContent = 'Follow live';
+    }
+    draw();
+  }
+
+  /** Moves the cursor to the next event (`by` 1) or the one before (-1), and into view. */
+  function step(by) {
+    const events = lanes.ordered();
+    if (events.length === 0) return;
+    let index = lanes.indexAt(cursor ?? 0);
+    // Past events at the cursor's own time when stepping on, to the one before it when back.
+    if (by > 0) { while (index + 1 < events.length && events[index + 1].t <= (cursor ?? 0)) index += 1; index += 1; }
+    else if (index >= 0 && events[index].t >= (cursor ?? 0)) index -= 1;
+    index = Math.min(Math.max(index, 0), events.length - 1);
+    const t = events[index].t;
+    const plot = Math.max(chart.clientWidth - LABEL - 10, 100) / pxPerSecond;
+    if (t < viewStart || t > viewStart + plot) viewStart = Math.max(0, t - plot / 2);
+    setCursor(t);
+  }
+
+  /** Every lane's latest value and state at the cursor, and the change that led there. */
+  function showAtCursor() {
+    if (cursor === null) {
+      atCursor.querySelector('.cursor-state')?.remove();
+      return;
+    }
+    const index = lanes.indexAt(cursor);
+    const change = index >= 0 ? lanes.ordered()[index] : null;
+    const what = (event) => event.kind === 'value' ? `value ${valueText(event.value ?? '')}`
+      : event.kind === 'failed' ? `failed: ${visible(event.error ?? '')}` : event.kind;
+    const rows = lanes.stateAt(cursor).map(({ name, latest, alive }) => el('tr', {},
+      el('th', { scope: 'row' }, visible(name)),
+      el('td', {}, latest ? [el('code', {}, valueText(latest.value)), el('span', { class: 'meta' }, ` #${latest.subscription} at ${span(latest.t, 0.001)}`)] : el('span', { class: 'meta' }, 'no value yet')),
+      el('td', {}, alive.length ? `${alive.length} alive: ${alive.slice(0, 8).map((n) => `#${n}`).join(', ')}${alive.length > 8 ? '…' : ''}` : 'none alive')));
+    atCursor.querySelector('.cursor-state')?.remove();
+    atCursor.append(el('div', { class: 'cursor-state' },
+      el('h2', {}, `At ${span(cursor, 0.001)}`),
+      el('p', { id: 'cursor-change' }, change
+        ? ['The change that led here: ', el('strong', {}, visible(change.lane)), ` #${change.subscription} ${what(change)} at ${span(change.t, 0.001)}.`]
+        : 'Nothing had happened yet.'),
+      el('table', { class: 'cursor-lanes' },
+        el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Lane'), el('th', { scope: 'col' }, 'Latest value'), el('th', { scope: 'col' }, 'Subscriptions'))),
+        el('tbody', {}, rows))));
+  }
+
   function draw() {
     if (drawPending || gone) return;
     drawPending = true;
@@ -338,6 +476,10 @@ function renderRecording(main, navigate, id) {
     const width = Math.max(chart.clientWidth, 320);
     const plot = width - LABEL - 10;
     if (following) viewStart = Math.max(0, lanes.last - (plot * 0.9) / pxPerSecond);
+    if (!placed && lanes.count > 0) {
+      viewStart = Math.max(0, cursor - plot / 2 / pxPerSecond);
+      placed = true;
+    }
     const viewEnd = viewStart + plot / pxPerSecond;
     const x = (t) => LABEL + (t - viewStart) * pxPerSecond;
     const nodes = [];
@@ -427,7 +569,12 @@ function renderRecording(main, navigate, id) {
       }
       top += laneHeight + LANE_GAP;
     }
+    if (cursor !== null && cursor >= viewStart && cursor <= viewEnd) {
+      nodes.push(svg('line', { x1: x(cursor), x2: x(cursor), y1: 0, y2: Math.max(top, 80), class: 'cursor' },
+        svg('title', {}, `time cursor at ${span(cursor, 0.001)}`)));
+    }
     chart.replaceChildren(svg('svg', { width, height: Math.max(top, 80), role: 'img', 'aria-label': `Lanes of ${recording.name}` }, nodes));
+    showAtCursor();
   }
 
   function connect() {
@@ -441,7 +588,7 @@ function renderRecording(main, navigate, id) {
           recording = { name: visible(snapshot.name ?? id), dropped: snapshot.dropped ?? 0, truncated: snapshot.truncated ?? 0 };
           title.textContent = recording.name;
           document.title = `${recording.name} — Tributary lab`;
-          lanes.lanes.clear(); lanes.count = 0; lanes.last = 0;
+          lanes.clear();
           for (const event of snapshot.events ?? []) lanes.add(event);
           state.replaceChildren(
             snapshot.truncated
