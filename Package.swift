@@ -244,6 +244,7 @@ let package = Package(
                 "TMDb",
                 "TributaryLab",
                 "TributaryLabClient",
+                "TributaryLabWire",
                 "NewsAPI",
                 "NewsSandbox",
                 "Tributary",

@@ -7,6 +7,7 @@ import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryLab
 import TributaryLabClient
+import TributaryLabWire
 import UnixSignals
 
 /// `tributary lab`: the lab's service, with its documents in SQLite.
