@@ -229,7 +229,7 @@ struct RecordingImporter: Sendable {
         var pending: [UInt8] = []
         var received = 0
         for try await buffer in body {
-            progress.withLock { $0 = (ContinuousClock.now, reader.lines) }
+            progress.withLock { $0.at = ContinuousClock.now }
             received += buffer.readableBytes
             guard received <= limit else {
                 throw LabError(

@@ -13,11 +13,6 @@ let hiding = null;
 // When the lab that answered started, which tells a restarted lab from a network come back.
 let startedAt = null;
 
-/** Whether the pulse is open, or has not yet been seen to close. */
-export function labReachable() {
-  return !lost;
-}
-
 function say(kind, ...words) {
   clearTimeout(hiding);
   banner.className = `connection ${kind}`;
@@ -52,7 +47,6 @@ function open() {
     lost = true;
     say('lost', el('span', {}, 'The lab cannot be reached. Reconnecting by itself; what you type stays on this page.'),
       el('button', { class: 'secondary small', type: 'button', onclick: () => { if (!socket) open(); } }, 'Try now'));
-    dispatchEvent(new Event('lab:lost'));
   });
 }
 
