@@ -32,7 +32,12 @@ struct LiveApplicationTests {
         let store = try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path)
         var logger = Logger(label: "LiveApplicationTests")
         logger.logLevel = .critical
-        let app = LabServer(store: store, token: token, news: news).buildApplication(logger: logger)
+        // Hummingbird's test client holds one connection and never opens another, so the lab
+        // must not close it as idle while a slow machine runs the test's WebSockets.
+        var configuration = LabConfiguration()
+        configuration.idleTimeout = .seconds(600)
+        let app = LabServer(store: store, token: token, news: news, configuration: configuration)
+            .buildApplication(logger: logger)
         try await app.test(.live) { client in
             let id = try await client.execute(
                 uri: "/api/streams",
