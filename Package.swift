@@ -178,7 +178,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .target(name: "TributaryLabWire", dependencies: ["TributaryStreams"]),
+        .target(name: "TributaryLabWire", dependencies: ["Tributary", "TributaryStreams"]),
         .target(
             name: "TributaryLab",
             dependencies: [

@@ -118,7 +118,8 @@ extension RecordedLaneEvent {
             subscription: subscription,
             kind: kind,
             time: nanoseconds.isFinite && abs(nanoseconds) < 9e18 ? .nanoseconds(Int64(nanoseconds)) : .zero,
-            source: source
+            source: source,
+            structure: structure.map { .json($0) } ?? (cut == true ? .cut : nil)
         )
     }
 }

@@ -160,8 +160,13 @@ final class EventBuffer: Sendable {
                 min(value.utf8.count, RecordedLaneEvent.longestText * 4)
             default: 0
             }
+        let structure: Int =
+            switch event.structure {
+            case .json(let json): min(json.utf8.count, LaneEncoding.labLimit) * 2
+            case .cut, nil: 0
+            }
         return 120 + min(event.lane.utf8.count, RecordedLaneEvent.longestText * 4)
-            + min(event.source.utf8.count, RecordedLaneEvent.longestText * 4) + text
+            + min(event.source.utf8.count, RecordedLaneEvent.longestText * 4) + text + structure
     }
 
     init(capacity: Int) {
@@ -341,6 +346,11 @@ struct IngestLink: Sendable {
         case .value(let value):
             record.kind = .value
             record.value = Self.clipped(value)
+            switch event.structure {
+            case .json(let json) where json.utf8.count <= LaneEncoding.labLimit: record.structure = json
+            case .json, .cut: record.cut = true
+            case nil: break
+            }
         case .finished: record.kind = .finished
         case .failed(let error):
             record.kind = .failed

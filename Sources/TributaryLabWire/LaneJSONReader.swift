@@ -100,6 +100,8 @@ package struct LaneJSONReader: ~Copyable {
         var demand: RecordedDemand?
         var t: Double?
         var source: String?
+        var structure: String?
+        var cut: Bool?
         try object { reader, key throws(Unread) in
             switch key {
             case .lane where lane == nil: lane = try reader.string()
@@ -112,6 +114,8 @@ package struct LaneJSONReader: ~Copyable {
             case .demand where demand == nil: demand = try reader.demand()
             case .t where t == nil: t = try reader.double()
             case .source where source == nil: source = try reader.string()
+            case .structure where structure == nil: structure = try reader.string()
+            case .cut where cut == nil: cut = try reader.boolean()
             default: throw Unread()
             }
         }
@@ -124,7 +128,9 @@ package struct LaneJSONReader: ~Copyable {
             error: error,
             demand: demand,
             t: t,
-            source: source
+            source: source,
+            structure: structure,
+            cut: cut
         )
     }
 
@@ -132,7 +138,7 @@ package struct LaneJSONReader: ~Copyable {
 
     /// The keys of events and batches; any other key is left to `JSONDecoder`.
     package enum Key {
-        case lane, subscription, kind, value, error, demand, t, source
+        case lane, subscription, kind, value, error, demand, t, source, structure, cut
         case type, first, events, dropped
 
         private static let spelled: [([UInt8], Key)] = [
@@ -140,7 +146,8 @@ package struct LaneJSONReader: ~Copyable {
             (Array("kind".utf8), .kind), (Array("value".utf8), .value), (Array("error".utf8), .error),
             (Array("demand".utf8), .demand), (Array("t".utf8), .t), (Array("source".utf8), .source),
             (Array("type".utf8), .type), (Array("first".utf8), .first), (Array("events".utf8), .events),
-            (Array("dropped".utf8), .dropped),
+            (Array("dropped".utf8), .dropped), (Array("structure".utf8), .structure),
+            (Array("cut".utf8), .cut),
         ]
 
         static func named(_ name: UnsafeRawBufferPointer) -> Key? {
@@ -203,6 +210,18 @@ package struct LaneJSONReader: ~Copyable {
             try element(&self)
         } while take(UInt8(ascii: ","))
         try expect(UInt8(ascii: "]"))
+    }
+
+    private mutating func boolean() throws(Unread) -> Bool {
+        skipSpace()
+        for (spelling, value) in [(Array("true".utf8), true), (Array("false".utf8), false)]
+        where bytes.count - at >= spelling.count
+            && spelling.elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + spelling.count)]))
+        {
+            at += spelling.count
+            return value
+        }
+        throw Unread()
     }
 
     private mutating func string() throws(Unread) -> String {

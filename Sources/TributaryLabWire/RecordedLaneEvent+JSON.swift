@@ -1,3 +1,5 @@
+import Tributary
+
 extension RecordedLaneEvent {
     /// The most Unicode scalars in an event's lane, source, value or error: what a recorder
     /// sends (it cuts longer texts) and what the lab stores, so that everything made from a
@@ -12,6 +14,7 @@ extension RecordedLaneEvent {
     /// ``init(json:)`` (or `JSONDecoder`).
     package func appendJSON(to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "{"))
+        if cut == true { bytes.append(contentsOf: #""cut":true,"#.utf8) }
         if let demand {
             bytes.append(contentsOf: #""demand":"#.utf8)
             switch demand {
@@ -31,6 +34,10 @@ extension RecordedLaneEvent {
         appendJSONString(lane, to: &bytes)
         bytes.append(contentsOf: #","source":"#.utf8)
         appendJSONString(source, to: &bytes)
+        if let structure {
+            bytes.append(contentsOf: #","structure":"#.utf8)
+            appendJSONString(structure, to: &bytes)
+        }
         bytes.append(contentsOf: #","subscription":"#.utf8)
         bytes.append(contentsOf: String(subscription).utf8)
         // Swift writes a finite Double as the shortest text that reads back the same, which JSON takes.
@@ -46,7 +53,7 @@ extension RecordedLaneEvent {
     /// The event as JSON text; see ``appendJSON(to:)``.
     package var json: String {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(128 + (value?.utf8.count ?? 0))
+        bytes.reserveCapacity(128 + (value?.utf8.count ?? 0) + (structure?.utf8.count ?? 0))
         appendJSON(to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -71,34 +78,4 @@ extension RecordingIngestBatch {
         bytes.append(UInt8(ascii: "}"))
         return String(decoding: bytes, as: UTF8.self)
     }
-}
-
-/// `string` as a JSON string literal: quoted, with quotes, backslashes and control characters
-/// escaped; everything else as it is, since JSON text is UTF-8.
-package func appendJSONString(_ string: String, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "\""))
-    var string = string
-    string.withUTF8 { utf8 in
-        var plain = 0
-        for index in utf8.indices {
-            let byte = utf8[index]
-            guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plain..<index]))
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
-            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
-            default:
-                let digits = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(digits[Int(byte >> 4)])
-                bytes.append(digits[Int(byte & 0xF)])
-            }
-            plain = index + 1
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plain...]))
-    }
-    bytes.append(UInt8(ascii: "\""))
 }

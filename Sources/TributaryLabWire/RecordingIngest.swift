@@ -6,7 +6,13 @@
 /// ```
 ///
 /// `value` comes with `value` events, `error` with `failed` ones and `demand` with `requested`
-/// ones; `t` is seconds since the recorder began.
+/// ones; `t` is seconds since the recorder began. A value through a lane that keeps structure
+/// (`lane(_:encoding:)`) also has `structure`, the value's JSON as a string, or `"cut": true`
+/// when the JSON was over the limits:
+///
+/// ```json
+/// {"lane":"state","subscription":1,"kind":"value","value":"State(query: \"sw\")","structure":"{\"query\":\"sw\"}","t":0.3,"source":"App/Model.swift:9"}
+/// ```
 public struct RecordedLaneEvent: Sendable, Equatable, Codable {
     /// What happened to the subscription.
     public enum Kind: String, Sendable, Equatable, Codable, CaseIterable {
@@ -28,6 +34,10 @@ public struct RecordedLaneEvent: Sendable, Equatable, Codable {
     public var t: Double
     /// Where the lane was attached, as `file:line`.
     public var source: String
+    /// For a value through a lane that keeps structure, the value as JSON text.
+    public var structure: String?
+    /// True for a value whose structure was over the limits, and so kept as its description only.
+    public var cut: Bool?
 
     public init(
         lane: String,
@@ -37,7 +47,9 @@ public struct RecordedLaneEvent: Sendable, Equatable, Codable {
         error: String? = nil,
         demand: RecordedDemand? = nil,
         t: Double,
-        source: String
+        source: String,
+        structure: String? = nil,
+        cut: Bool? = nil
     ) {
         self.lane = lane
         self.subscription = subscription
@@ -47,6 +59,8 @@ public struct RecordedLaneEvent: Sendable, Equatable, Codable {
         self.demand = demand
         self.t = t
         self.source = source
+        self.structure = structure
+        self.cut = cut
     }
 }
 

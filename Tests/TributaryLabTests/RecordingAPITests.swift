@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOWebSocket
 import Testing
+import Tributary
 import TributaryLab
 import TributaryLabWire
 import TributaryStreams
@@ -271,6 +272,82 @@ struct RecordingIngestTests {
             #expect(try await lab.send(.get, "/api/recordings/\(id)?after=\(Int.max)").status == 400)
             recorder.close()
             other.close()
+        }
+    }
+
+    /// A value's structure is JSON within the limits, on a value that is not cut; anything
+    /// else is refused, naming the field, and nothing of the batch is stored.
+    @Test func refusesStructuresThatAreNotJSONWithinTheLimits() async throws {
+        try await withLab { lab in
+            let id = try await lab.makeRecording("structured")
+            let recorder = LiveViewer(lab.ingest(id, recorder: UUID()))
+            try await waitUntil { recorder.storedNext == [0] }
+            func value(
+                _ structure: String?,
+                kind: RecordedLaneEvent.Kind = .value,
+                cut: Bool? = nil
+            )
+                -> String
+            {
+                batchText(
+                    first: 0,
+                    [
+                        RecordedLaneEvent(
+                            lane: "state",
+                            subscription: 1,
+                            kind: kind,
+                            value: kind == .value ? "State()" : nil,
+                            t: 1,
+                            source: "",
+                            structure: structure,
+                            cut: cut
+                        )
+                    ]
+                )
+            }
+            let deep = String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
+            let long = "\"" + String(repeating: "x", count: LaneEncoding.labLimit) + "\""
+            let texts = [
+                value("{\"query\":"), value(deep), value(long), value("1", kind: .subscribed),
+                value("1", cut: true), value(nil, kind: .finished, cut: true),
+            ]
+            for text in texts { recorder.send(text) }
+            try await waitUntil { recorder.invalidCodes.count == texts.count }
+            let paths = recorder.messages(of: "invalid").map {
+                ($0["error"] as? [String: Any])?["path"] as? String
+            }
+            #expect(
+                paths == [
+                    "$.events[0].structure", "$.events[0].structure", "$.events[0].structure",
+                    "$.events[0].structure", "$.events[0].structure", "$.events[0].cut",
+                ]
+            )
+            let fits = String(repeating: "[", count: 32) + String(repeating: "]", count: 32)
+            recorder.send(value(fits))
+            recorder.send(
+                batchText(
+                    first: 1,
+                    [
+                        RecordedLaneEvent(
+                            lane: "state",
+                            subscription: 1,
+                            kind: .value,
+                            value: "big",
+                            t: 2,
+                            source: "",
+                            cut: true
+                        )
+                    ]
+                )
+            )
+            try await waitUntil { recorder.storedNext.last == 2 }
+            let page = try JSONDecoder().decode(
+                RecordingPage.self,
+                from: try await lab.send(.get, "/api/recordings/\(id)").body
+            )
+            #expect(page.events.map(\.structure) == [fits, nil])
+            #expect(page.events.map(\.cut) == [nil, true])
+            recorder.close()
         }
     }
 

@@ -50,6 +50,48 @@ struct RecordingFilesTests {
         .init(lane: "request", subscription: 2, kind: .subscribed, t: 0.6, source: "Search.swift:20"),
     ]
 
+    /// A structured lane: a value kept as JSON, and one whose JSON was cut.
+    static let structured: [RecordedLaneEvent] = [
+        .init(lane: "state", subscription: 1, kind: .subscribed, t: 0.7, source: "Model.swift:9"),
+        .init(
+            lane: "state",
+            subscription: 1,
+            kind: .value,
+            value: #"State(query: "sw")"#,
+            t: 0.71,
+            source: "Model.swift:9",
+            structure: #"{"query":"sw","results":["a \"b\""]}"#
+        ),
+        .init(
+            lane: "state",
+            subscription: 1,
+            kind: .value,
+            value: "State(query: \"swift\", …)",
+            t: 0.72,
+            source: "Model.swift:9",
+            cut: true
+        ),
+    ]
+
+    /// A structured lane's JSON and cut marks survive a file's round trip, byte for byte.
+    @Test func keepsAStructuredLanesJSONThroughAFile() async throws {
+        try await withLab { lab in
+            let id = try await lab.makeRecording("state")
+            let recorder = LiveViewer(lab.ingest(id, recorder: UUID()))
+            recorder.send(batchText(first: 0, Self.structured))
+            try await waitUntil { recorder.storedNext == [0, Self.structured.count] }
+            recorder.close()
+            let export = try await lab.send(.get, "/api/recordings/\(id)/export")
+            let lines = export.text.split(separator: "\n").map(String.init)
+            #expect(lines[2].contains(#""structure":"{\"query\":"#) && lines[3].hasPrefix(#"{"cut":true,"#))
+            let imported = try await Self.importing(export.body, into: lab)
+            #expect(imported.status == 201, "\(imported.text)")
+            let newID = try #require(imported.json["id"] as? String)
+            let page = try await lab.send(.get, "/api/recordings/\(newID)")
+            #expect(try JSONDecoder().decode(RecordingPage.self, from: page.body).events == Self.structured)
+        }
+    }
+
     /// Makes a recording named `name` holding ``events``; its id.
     static func recorded(_ name: String, in lab: LabConnection) async throws -> String {
         let id = try await lab.makeRecording(name)

@@ -33,6 +33,47 @@ extension AsyncSequence {
     }
 }
 
+extension AsyncSequence where Element: Encodable {
+    /// Records each iteration of this sequence as a lane, keeping each element's structure as
+    /// JSON beside its description; see ``Combine/Publisher/lane(_:encoding:filter:recorder:file:line:describe:)``.
+    ///
+    /// ```swift
+    /// for await state in model.states.lane("state", encoding: .json) { render(state) }
+    /// ```
+    public func lane(
+        _ name: String,
+        encoding: LaneEncoding,
+        filter: LaneFilter = .all,
+        recorder: (any LaneRecording)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        describe: (@Sendable (Element) -> String)? = nil
+    ) -> AsyncLaneSequence<Self> {
+        var sequence = AsyncLaneSequence(
+            base: self,
+            name: name,
+            filter: filter,
+            recorder: recorder,
+            source: "\(file):\(line)",
+            describe: describe ?? LaneDescription<Element>().describe
+        )
+        sequence.structure = LaneStructuring<Element>(encoding: encoding).structure
+        return sequence
+    }
+}
+
+/// Writes an element down as `String(describing:)` does, without capturing its type in a
+/// closure.
+struct LaneDescription<Value>: Sendable {
+    func describe(_ value: Value) -> String { String(describing: value) }
+}
+
+/// Keeps an element's structure by its encoding, without capturing its type in a closure.
+struct LaneStructuring<Value: Encodable>: Sendable {
+    let encoding: LaneEncoding
+    func structure(_ value: Value) -> LaneEvent.Structure { encoding.structure(of: value) }
+}
+
 /// An async sequence whose iterations are recorded into a ``LaneRecording``, one subscription
 /// each; made by ``_Concurrency/AsyncSequence/lane(_:filter:recorder:file:line:describe:)``.
 public struct AsyncLaneSequence<Base: AsyncSequence>: AsyncSequence {
@@ -49,6 +90,8 @@ public struct AsyncLaneSequence<Base: AsyncSequence>: AsyncSequence {
     /// Where the lane was attached, as `file:line`.
     public let source: String
     let describe: @Sendable (Element) -> String
+    /// How an element's structure is kept, for a lane that keeps it.
+    var structure: (@Sendable (Element) -> LaneEvent.Structure)?
 
     public func makeAsyncIterator() -> AsyncIterator {
         guard let recorder = recorder ?? Lanes.recorder, !filter.isEmpty else {
@@ -61,7 +104,11 @@ public struct AsyncLaneSequence<Base: AsyncSequence>: AsyncSequence {
             filter: filter,
             source: source
         )
-        return AsyncIterator(base: base.makeAsyncIterator(), iteration: Iteration(log), describe: describe)
+        return AsyncIterator(
+            base: base.makeAsyncIterator(),
+            iteration: Iteration(log, structure: structure),
+            describe: describe
+        )
     }
 
     /// One iteration's recording: begun with the first `next()`, and ended as cancelled when
@@ -69,10 +116,12 @@ public struct AsyncLaneSequence<Base: AsyncSequence>: AsyncSequence {
     @usableFromInline
     final class Iteration {
         let log: LaneLog
+        let structure: (@Sendable (Element) -> LaneEvent.Structure)?
         private var begun = false
 
-        init(_ log: LaneLog) {
+        init(_ log: LaneLog, structure: (@Sendable (Element) -> LaneEvent.Structure)?) {
             self.log = log
+            self.structure = structure
         }
 
         func demand() {
@@ -130,7 +179,9 @@ public struct AsyncLaneSequence<Base: AsyncSequence>: AsyncSequence {
                 throw error
             }
             if let element {
-                if iteration.log.recordsValues { iteration.log.record(.value(describe(element))) }
+                if iteration.log.recordsValues {
+                    iteration.log.record(.value(describe(element)), structure: iteration.structure?(element))
+                }
             } else {
                 // A sequence that ends because its task was cancelled did not finish.
                 iteration.log.record(Task.isCancelled ? .cancelled : .finished)

@@ -35,6 +35,15 @@ public struct LaneEvent: Sendable, Equatable {
         }
     }
 
+    /// A value's structure, kept beside its description by a lane with a ``LaneEncoding``.
+    public enum Structure: Sendable, Equatable {
+        /// The value as JSON text.
+        case json(String)
+        /// The value's JSON was over the encoding's limits, or could not be written: only its
+        /// description is kept.
+        case cut
+    }
+
     /// The lane's name, as given to `lane(_:)`.
     public var lane: String
     /// Which subscription through lanes of this name, numbered from 1 in this process.
@@ -44,13 +53,24 @@ public struct LaneEvent: Sendable, Equatable {
     public var time: Duration
     /// Where the lane was attached, as `file:line`.
     public var source: String
+    /// For a value through a lane that keeps structure, the value as JSON (or `cut`); nil
+    /// otherwise.
+    public var structure: Structure?
 
-    public init(lane: String, subscription: Int, kind: Kind, time: Duration, source: String) {
+    public init(
+        lane: String,
+        subscription: Int,
+        kind: Kind,
+        time: Duration,
+        source: String,
+        structure: Structure? = nil
+    ) {
         self.lane = lane
         self.subscription = subscription
         self.kind = kind
         self.time = time
         self.source = source
+        self.structure = structure
     }
 }
 

@@ -69,6 +69,51 @@ extension Publisher where Output: CustomStringConvertible {
     }
 }
 
+extension Publisher where Output: Encodable {
+    /// Records the life of each subscription through this point of a pipeline, keeping each
+    /// value's structure as JSON beside its description, so that the lab shows each change of
+    /// the value as a diff from the one before.
+    ///
+    /// A lane keeps structure only when asked, with this method: a value's JSON costs more than
+    /// its description, and most lanes are read as marbles, where the description is enough.
+    ///
+    /// ```swift
+    /// Observed { model.state }
+    ///     .lane("state", encoding: .json)
+    ///     .sink { render($0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The lane's name, as recordings and the lab show it.
+    ///   - encoding: How values are written as JSON, and up to how many bytes.
+    ///   - filter: Which events to record.
+    ///   - recorder: Where to record; `nil` uses ``Lanes/recorder`` as it is when subscribed.
+    ///   - file: The source file named in each event.
+    ///   - line: The source line named in each event.
+    ///   - describe: How a value is written down; called only for values that are recorded.
+    /// - Returns: A publisher that publishes what this one does.
+    public func lane(
+        _ name: String,
+        encoding: LaneEncoding,
+        filter: LaneFilter = .all,
+        recorder: (any LaneRecording)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        describe: @escaping (Output) -> String = { String(describing: $0) }
+    ) -> Publishers.Lane<Self> {
+        var lane = Publishers.Lane(
+            upstream: self,
+            name: name,
+            filter: filter,
+            recorder: recorder,
+            source: "\(file):\(line)",
+            describe: describe
+        )
+        lane.structure = { encoding.structure(of: $0) }
+        return lane
+    }
+}
+
 extension Publishers {
     /// A publisher that records the subscriptions through it into a ``LaneRecording``.
     public struct Lane<Upstream: Publisher>: Publisher {
@@ -86,6 +131,8 @@ extension Publishers {
         /// Where the lane was attached, as `file:line`.
         public let source: String
         let describe: (Output) -> String
+        /// How a value's structure is kept, for a lane that keeps it.
+        var structure: ((Output) -> LaneEvent.Structure)?
 
         public init(
             upstream: Upstream,
@@ -115,7 +162,9 @@ extension Publishers {
                 filter: filter,
                 source: source
             )
-            upstream.subscribe(Inner(downstream: subscriber, log: log, describe: describe))
+            upstream.subscribe(
+                Inner(downstream: subscriber, log: log, describe: describe, structure: structure)
+            )
         }
     }
 }
@@ -147,7 +196,7 @@ final class LaneLog: @unchecked Sendable {
 
     var recordsValues: Bool { filter.contains(.events) }
 
-    func record(_ kind: LaneEvent.Kind) {
+    func record(_ kind: LaneEvent.Kind, structure: LaneEvent.Structure? = nil) {
         guard filter.admits(kind) else {
             if kind.isEnd { lock.withLock { ended = true } }
             return
@@ -162,7 +211,8 @@ final class LaneLog: @unchecked Sendable {
                 subscription: subscription,
                 kind: kind,
                 time: ContinuousClock.now - began,
-                source: source
+                source: source,
+                structure: structure
             )
         )
     }
@@ -179,13 +229,20 @@ extension Publishers.Lane {
         private let downstream: Downstream
         private let log: LaneLog
         private let describe: (Output) -> String
+        private let structure: ((Output) -> LaneEvent.Structure)?
         private let lock = Lock()
         private var upstream: (any Subscription)?
 
-        init(downstream: Downstream, log: LaneLog, describe: @escaping (Output) -> String) {
+        init(
+            downstream: Downstream,
+            log: LaneLog,
+            describe: @escaping (Output) -> String,
+            structure: ((Output) -> LaneEvent.Structure)?
+        ) {
             self.downstream = downstream
             self.log = log
             self.describe = describe
+            self.structure = structure
         }
 
         var description: String { "Lane" }
@@ -198,7 +255,7 @@ extension Publishers.Lane {
 
         func receive(_ input: Output) -> Subscribers.Demand {
             if log.recordsValues {
-                log.record(.value(describe(input)))
+                log.record(.value(describe(input)), structure: structure?(input))
             }
             let more = downstream.receive(input)
             if more > .none {

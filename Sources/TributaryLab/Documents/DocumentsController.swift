@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import Tributary
 import TributaryLabWire
 import TributaryStreams
 

@@ -1,4 +1,5 @@
 import Foundation
+import Tributary
 import TributaryLabWire
 import TributaryStreams
 
@@ -15,8 +16,9 @@ struct RecordingFileReader {
     }
 
     /// The longest line read: an event whose four texts are as long as they may be, each
-    /// character written as a 12-byte escaped surrogate pair, with room for its other fields.
-    static let longestLine = 4 * RecordedLaneEvent.longestText * 12 + 1_024
+    /// character written as a 12-byte escaped surrogate pair, and whose structure is as long as
+    /// it may be, each byte written as a 6-byte escape, with room for its other fields.
+    static let longestLine = 4 * RecordedLaneEvent.longestText * 12 + 6 * LaneEncoding.labLimit + 1_024
 
     static let notAnEvent =
         "is not an event, {\"kind\",\"lane\",\"subscription\",\"t\",\"source\"} with \"value\", \"error\" or \"demand\" as its kind needs."

@@ -6,6 +6,7 @@ import NIOCore
 import NIOWebSocket
 import Tributary
 import TributaryLabWire
+import TributaryStreams
 
 /// `GET /api/recordings/{id or name}/ingest?recorder=UUID`, upgraded to a WebSocket: where a
 /// `LabLaneRecorder` sends its batches (``RecordingIngestBatch``) and hears how far the lab has
@@ -234,12 +235,38 @@ struct RecordingIngestController {
                 "t is seconds since the recorder began, from 0 to \(Int(largestTime)) (about 31 years).", ".t"
             )
         }
+        if let structure = event.structure {
+            if let problem = structureProblem(structure, kind: event.kind, cut: event.cut) {
+                return (problem, ".structure")
+            }
+        } else if event.cut == true, event.kind != .value {
+            return ("Only a value event is cut.", ".cut")
+        }
         switch event.kind {
         case .value where event.value == nil: return ("A value event has a value.", ".value")
         case .failed where event.error == nil: return ("A failed event has an error.", ".error")
         case .requested where event.demand == nil: return ("A requested event has a demand.", ".demand")
         default: return nil
         }
+    }
+
+    /// What is wrong with a value's structure: it belongs to a value that is not cut, and is
+    /// JSON of at most `LaneEncoding.labLimit` bytes, nested at most `LaneEncoding.maximumDepth`
+    /// levels; its depth and length are checked before it is read.
+    static func structureProblem(_ structure: String, kind: RecordedLaneEvent.Kind, cut: Bool?) -> String? {
+        guard kind == .value else { return "Only a value event has a structure." }
+        guard cut != true else { return "A cut value has no structure." }
+        let bytes = Data(structure.utf8)
+        guard bytes.count <= LaneEncoding.labLimit else {
+            return
+                "A value's structure is at most \(LaneEncoding.labLimit) bytes of JSON; a recorder cuts larger ones."
+        }
+        guard !JSONNesting.exceeds(bytes, limit: LaneEncoding.maximumDepth),
+            (try? JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed)) != nil
+        else {
+            return "A value's structure is JSON text nested at most \(LaneEncoding.maximumDepth) levels."
+        }
+        return nil
     }
 
     static func invalid(_ message: String, path: String? = nil) -> LiveProblem {

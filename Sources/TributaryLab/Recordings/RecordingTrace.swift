@@ -1,4 +1,5 @@
 import Foundation
+import Tributary
 import TributaryLabWire
 
 /// A recording in the Chrome trace event format (its JSON object form), which Perfetto's UI and

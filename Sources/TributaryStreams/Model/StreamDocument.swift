@@ -1,4 +1,5 @@
 public import Foundation
+import Tributary
 
 /// Streams and a pipeline of operators over them, as data: JSON that a person can read and
 /// edit, store and send, and that turns back into real publishers.

@@ -87,6 +87,37 @@ struct LabLaneRecorderIngestTests {
     }
 
     /// Eight threads send at once; every event is stored once, each subscription in order.
+    /// A structured lane's values reach the lab with their JSON, and come back from it with it;
+    /// a value too large for the lab comes back as its description, cut.
+    @Test func storesAStructuredLanesJSONAndMarksWhatWasCut() async throws {
+        try await withLab { lab in
+            let recorder = LabLaneRecorder(lab: lab.base, token: lab.token, recording: "state")
+            let memory = LaneMemory()
+            let both = Both(recorders: [memory, recorder], began: recorder.began)
+            let subject = PassthroughSubject<[String: [String]], Never>()
+            let cancellable = subject.lane("state", encoding: .json(limit: 1 << 20), recorder: both)
+                .sink { _ in }
+            subject.send(["query": ["s"]])
+            subject.send(["query": ["sw"], "results": ["Swift 6"]])
+            subject.send(["query": Array(repeating: String(repeating: "x", count: 100), count: 200)])
+            cancellable.cancel()
+            try await recorder.flush()
+
+            let client = client(lab)
+            let summary = try #require(try await client.recordings().first { $0.name == "state" })
+            let stored = try await client.recording(summary.id).events.compactMap(\.structure)
+            let kept = memory.events.compactMap(\.structure)
+            #expect(stored.count == 3 && kept.count == 3)
+            #expect(Array(stored.prefix(2)) == Array(kept.prefix(2)))
+            #expect(stored.last == .cut)
+            guard case .json(let large)? = kept.last else {
+                Issue.record("the recorder's own memory keeps the large value's JSON")
+                return
+            }
+            #expect(large.utf8.count > LaneEncoding.labLimit)
+        }
+    }
+
     @Test func storesWhatManyThreadsSendAtOnce() async throws {
         try await withLab { lab in
             let recorder = LabLaneRecorder(lab: lab.base, token: lab.token, recording: "threads")
