@@ -56,7 +56,12 @@ struct RecordingsCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Print a recording's events, or with --marbles each subscription of each lane as marbles."
+                "Print a recording's events, or with --marbles each subscription of each lane as marbles.",
+            discussion: """
+                With --diff, a value of a lane that keeps structure (lane(_:encoding:)) is followed \
+                by what changed from the subscription's value before it, a path a line: \
+                "~ query: \"s\" → \"sw\"", "+ results[2]: …", "- error: …".
+                """
         )
 
         @Argument(help: "The recording's id or name.")
@@ -64,6 +69,9 @@ struct RecordingsCommand: AsyncParsableCommand {
 
         @Flag(help: "Print each lane as an RxJS marble diagram instead of event by event.")
         var marbles = false
+
+        @Flag(help: "Under each structured value, print what changed from the one before it.")
+        var diff = false
 
         @Option(help: "Seconds one marble character stands for.")
         var frame = 0.1
@@ -73,6 +81,9 @@ struct RecordingsCommand: AsyncParsableCommand {
         func validate() throws {
             guard frame.isFinite, frame >= 0.000_001, frame <= 3_600 else {
                 throw ValidationError("--frame is from 0.000001 to 3600 seconds.")
+            }
+            if diff, marbles {
+                throw ValidationError("--diff prints events one by one; it does not go with --marbles.")
             }
         }
 
@@ -87,8 +98,11 @@ struct RecordingsCommand: AsyncParsableCommand {
                 "\(recording.name): \(counted(recording.events.count, "event")), \(recording.dropped) dropped"
             )
             guard marbles else {
+                var changes = Self.Changes()
                 for event in recording.events {
                     console.print(Self.line(event))
+                    guard diff else { continue }
+                    for line in changes.lines(after: event) { console.print(line) }
                 }
                 return
             }
@@ -130,6 +144,37 @@ struct RecordingsCommand: AsyncParsableCommand {
         /// A time since the recorder began, in seconds.
         static func seconds(_ time: Duration) -> Double {
             Double(time.components.seconds) + Double(time.components.attoseconds) * 1e-18
+        }
+
+        /// Each subscription's latest structured value, to print the next one's changes from.
+        struct Changes {
+            private var latest: [String: [Int: String]] = [:]
+
+            /// The lines printed under `event`: its changes from the subscription's value before,
+            /// the whole value for its first, or why there is none. Nothing for other events.
+            mutating func lines(after event: LaneEvent) -> [String] {
+                let indent = String(repeating: " ", count: 14)
+                switch event.structure {
+                case nil: return []
+                case .cut?:
+                    latest[event.lane]?[event.subscription] = nil
+                    return ["\(indent)(its JSON was over the lane's limits: only its description was kept)"]
+                case .json(let json)?:
+                    defer { latest[event.lane, default: [:]][event.subscription] = json }
+                    guard let before = latest[event.lane]?[event.subscription] else {
+                        return [Self.visible("\(indent)= \(LaneChange.shortened(json, most: 400))")]
+                    }
+                    guard let changes = LaneChange.changes(from: before, to: json) else {
+                        return ["\(indent)(not JSON that can be compared)"]
+                    }
+                    guard !changes.isEmpty else { return ["\(indent)(unchanged)"] }
+                    return changes.map { Self.visible("\(indent)\($0)") }
+                }
+            }
+
+            private static func visible(_ line: String) -> String {
+                line.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+            }
         }
 
         static func line(_ event: LaneEvent) -> String {

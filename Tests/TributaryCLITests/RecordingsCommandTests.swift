@@ -17,6 +17,58 @@ struct RecordingsCommandTests {
         try #require(try TributaryCommand.parseAsRoot(arguments) as? Command)
     }
 
+    /// `show --diff`: under each value of a structured lane, what changed from the one before.
+    @Test func showsEachStructuredValueAsTheChangesFromTheOneBefore() async throws {
+        struct State: Encodable {
+            var query: String
+            var results: [String]
+            var error: String?
+        }
+        let folder = FileManager.default.temporaryDirectory.appending(path: "recordings-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let token = "recordings-token-0123456789"
+        let server = LabServer(
+            store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
+            token: token
+        )
+        try await server.withRunning { url in
+            let recorder = LabLaneRecorder(lab: url, token: token, recording: "state")
+            let states = PassthroughSubject<State, Never>()
+            let cancellable = states.lane("state", encoding: .json, recorder: recorder).sink { _ in }
+            states.send(State(query: "s", results: [], error: "offline"))
+            states.send(State(query: "sw", results: ["Swift 6"], error: nil))
+            states.send(State(query: "sw", results: ["Swift 6"], error: nil))
+            states.send(State(query: String(repeating: "x", count: 20_000), results: [], error: nil))
+            cancellable.cancel()
+            try await recorder.flush()
+            let lab = ["--lab", url.absoluteString, "--token", token]
+
+            let shown = CapturedConsole()
+            try await command(
+                ["recordings", "show", "state", "--diff"] + lab,
+                as: RecordingsCommand.Show.self
+            )
+            .execute(console: shown.console)
+            let lines = shown.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            let firstValue = try #require(lines.firstIndex { $0.contains("value State(") })
+            #expect(lines[firstValue + 1] == #"= {"query":"s","results":[],"error":"offline"}"#)
+            let second = try #require(lines[(firstValue + 2)...].firstIndex { $0.contains("value State(") })
+            #expect(
+                Array(lines[(second + 1)...(second + 3)]) == [
+                    #"- error: "offline""#, #"~ query: "s" → "sw""#, #"+ results[0]: "Swift 6""#,
+                ]
+            )
+            #expect(lines.contains("(unchanged)"))
+            #expect(lines.contains("(its JSON was over the lane's limits: only its description was kept)"))
+
+            #expect(throws: (any Error).self) {
+                try TributaryCommand.parseAsRoot(
+                    ["recordings", "show", "state", "--diff", "--marbles"] + lab
+                )
+            }
+        }
+    }
+
     @Test func listsShowsAndTurnsARecordingIntoADocumentAndATest() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "recordings-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

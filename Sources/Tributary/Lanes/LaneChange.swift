@@ -40,7 +40,7 @@ public struct LaneChange: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    static func shortened(_ text: String, most: Int = 120) -> String {
+    package static func shortened(_ text: String, most: Int = 120) -> String {
         text.count > most ? String(text.prefix(most - 1)) + "…" : text
     }
 
