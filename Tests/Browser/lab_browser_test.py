@@ -1033,6 +1033,49 @@ def recordings(run, first, second):
 
     run.step("recordings-file-round-trip", first, file_round_trip)
 
+    def state_as_diffs():
+        # A structured lane (lane(_:encoding:)): each value's change from the one before, path by
+        # path, at the time cursor and when a marble is clicked; the state whole under "as JSON".
+        states = [{"query": "", "results": []}, {"query": "sw", "results": []},
+                  {"query": "swift", "results": [{"id": 1, "title": "Swift 6"}], "error": None}]
+        events = [{"lane": "state", "subscription": 1, "kind": "subscribed", "t": 0.1, "source": "Model.swift:9"}]
+        for index, state in enumerate(states):
+            events.append({"lane": "state", "subscription": 1, "kind": "value", "t": 0.5 * (index + 1), "source": "Model.swift:9",
+                           "value": f"State(query: {state['query']!r})", "structure": json.dumps(state)})
+        events.append({"lane": "state", "subscription": 1, "kind": "value", "t": 2.0, "source": "Model.swift:9",
+                       "value": "State(…)", "cut": True})
+        first.get(base + "/recordings")
+        answer = first.execute_async_script("""
+            const [batch, done] = arguments;
+            const socket = new WebSocket(`ws://${location.host}/api/recordings/state/ingest?recorder=${crypto.randomUUID()}`);
+            let replies = 0;
+            socket.onopen = () => socket.send(JSON.stringify(batch));
+            socket.onmessage = (message) => { replies += 1; if (replies === 2) { socket.close(); done(message.data); } };
+            socket.onclose = (closing) => done(`closed ${closing.code}`);
+        """, {"type": "events", "first": 0, "events": events, "dropped": 0})
+        assert '"stored"' in answer, answer
+        first.get(base + "/recordings")
+        wait(first, lambda: first.find_element(By.LINK_TEXT, "state")).click()
+        wait(first, lambda: "state" in lane_names(first))
+        first.get(first.current_url.split("?")[0] + "?t=1.6")
+        changes = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "#at-cursor ul.diff"))
+        lines = [item.text for item in changes.find_elements(By.TAG_NAME, "li")]
+        assert lines == ['+ error: null', '~ query: "sw" → "swift"', '+ results[0]: {"id":1,"title":"Swift 6"}'], lines
+        assert [item.get_attribute("class") for item in changes.find_elements(By.TAG_NAME, "li")] == ["diff-added", "diff-changed", "diff-added"]
+        whole = first.find_element(By.CSS_SELECTOR, "#at-cursor details.whole")
+        whole.find_element(By.TAG_NAME, "summary").click()
+        assert '"title": "Swift 6"' in whole.find_element(By.TAG_NAME, "pre").text
+        first.save_screenshot(os.path.join(run.shots, "recordings-state-diff.png"))
+        values = marbles(first)
+        first.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", values[0])
+        wait(first, lambda: "The first value of its subscription" in first.find_element(By.CSS_SELECTOR, ".lane-detail").text)
+        first.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", values[1])
+        wait(first, lambda: '~ query: "" → "sw"' in first.find_element(By.CSS_SELECTOR, ".lane-detail ul.diff").text)
+        first.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", values[3])
+        wait(first, lambda: "only its description was kept" in first.find_element(By.CSS_SELECTOR, ".lane-detail").text)
+
+    run.step("recordings-state-as-diffs", first, state_as_diffs)
+
     def missing():
         first.get(base + "/recordings/no-such-recording")
         wait(first, lambda: "There is no recording" in first.find_element(By.TAG_NAME, "main").text)

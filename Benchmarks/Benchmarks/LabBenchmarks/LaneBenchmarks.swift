@@ -86,7 +86,68 @@ where S.Element == Int, S.Failure == Never {
     blackHole(total)
 }
 
+/// A screen's state as a view model keeps it, for the structured lanes.
+private struct ScreenState: Encodable {
+    var query: String
+    var count: Int
+    var results: [String]
+    var selected: Int?
+}
+
+/// Sends `laneValues` states through `build(subject)` into a sink, measuring the sends.
+private func pumpStates<P: Publisher>(
+    _ benchmark: Benchmark,
+    _ build: (PassthroughSubject<ScreenState, Never>) -> P
+) where P.Output == ScreenState, P.Failure == Never {
+    let subject = PassthroughSubject<ScreenState, Never>()
+    let total = Total()
+    let cancellable = build(subject).map { $0.count &+ 1 }.sink { total.value &+= $0 }
+    var state = ScreenState(
+        query: "swift",
+        count: 0,
+        results: ["Swift 6", "Tributary", "Lanes"],
+        selected: nil
+    )
+    benchmark.startMeasurement()
+    for value in 0..<laneValues {
+        state.count = value
+        subject.send(state)
+    }
+    benchmark.stopMeasurement()
+    blackHole(total.value)
+    cancellable.cancel()
+}
+
 func laneBenchmarks() {
+    Benchmark("Lane.map.structured.LaneMemory", configuration: laneConfiguration) { benchmark in
+        let memory = LaneMemory()
+        pumpThroughMap(benchmark) { $0.lane("bench", encoding: .json, recorder: memory) }
+        blackHole(memory.events.count)
+    }
+    Benchmark("Lane.state.bare", configuration: laneConfiguration) { benchmark in
+        pumpStates(benchmark) { $0 }
+    }
+    Benchmark("Lane.state.LaneMemory", configuration: laneConfiguration) { benchmark in
+        let memory = LaneMemory()
+        pumpStates(benchmark) { $0.lane("state", recorder: memory) }
+        blackHole(memory.events.count)
+    }
+    Benchmark("Lane.state.structured.LaneMemory", configuration: laneConfiguration) { benchmark in
+        let memory = LaneMemory()
+        pumpStates(benchmark) { $0.lane("state", encoding: .json, recorder: memory) }
+        blackHole(memory.events.count)
+    }
+    // The alternative: each state written by JSONEncoder as the lane's description.
+    Benchmark("Lane.state.JSONEncoder.LaneMemory", configuration: laneConfiguration) { benchmark in
+        let memory = LaneMemory()
+        let encoder = JSONEncoder()
+        pumpStates(benchmark) {
+            $0.lane("state", recorder: memory) { state in
+                String(decoding: (try? encoder.encode(state)) ?? Data(), as: UTF8.self)
+            }
+        }
+        blackHole(memory.events.count)
+    }
     Benchmark("Lane.async.bare", configuration: laneConfiguration) { benchmark in
         await iterate(benchmark, numbers())
     }

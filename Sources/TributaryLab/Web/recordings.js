@@ -1,6 +1,7 @@
 // Recordings: the lanes of running apps, as they arrive. Each subscription is a bar from when it
 // began to how it ended; values are marbles on it, demand ticks under it. The view follows the
 // newest events until paused, zooms and pans, and shows any value clicked.
+import { changeLine, changes } from './diff.js';
 import { api, el, socketURL, status } from './dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -168,7 +169,8 @@ class Lanes {
     this.count += 1;
     const previous = this.timeline[this.timeline.length - 1];
     if (previous && previous.t > event.t) this.sorted = false;
-    this.timeline.push({ t: event.t, lane: event.lane, subscription: event.subscription, kind: event.kind, value: event.value, error: event.error });
+    const entry = { t: event.t, lane: event.lane, subscription: event.subscription, kind: event.kind, value: event.value, error: event.error };
+    this.timeline.push(entry);
     this.last = Math.max(this.last, event.t);
     let lane = this.lanes.get(event.lane);
     if (!lane) this.lanes.set(event.lane, (lane = new Map()));
@@ -179,7 +181,14 @@ class Lanes {
     }
     bar.start = Math.min(bar.start, event.t);
     switch (event.kind) {
-      case 'value': bar.values.push({ t: event.t, value: event.value ?? '' }); break;
+      case 'value': {
+        // A structured lane's value keeps its JSON (or that it was cut), and where it stands
+        // among its subscription's values, to be compared with the one before it.
+        const item = { t: event.t, value: event.value ?? '', structure: event.structure, cut: event.cut === true, index: bar.values.length, bar };
+        bar.values.push(item);
+        entry.item = item;
+        break;
+      }
       case 'requested': bar.demands.push({ t: event.t, demand: event.demand }); break;
       case 'finished': case 'failed': case 'cancelled':
         bar.end = event.t; bar.kind = event.kind; bar.error = event.error ?? null; break;
@@ -247,6 +256,45 @@ class Lanes {
   }
 }
 
+/** A structured value's JSON, or `null` when it has none or it does not read. */
+function parsed(item) {
+  if (typeof item?.structure !== 'string') return null;
+  try { return { value: JSON.parse(item.structure) }; } catch { return null; }
+}
+
+/**
+ * What a value of a structured lane changed, as elements: each path added, removed or changed
+ * from the subscription's value before it; the whole value for its first; nothing for a value
+ * of a lane that keeps no structure.
+ */
+function structureOf(item) {
+  if (!item || (!item.cut && typeof item.structure !== 'string')) return [];
+  if (item.cut) return [el('p', { class: 'diff-note' }, 'Its JSON was over the lane\'s limits: only its description was kept.')];
+  const now = parsed(item);
+  if (!now) return [el('p', { class: 'diff-note' }, 'Its structure is not JSON that can be compared.')];
+  const before = item.index > 0 ? item.bar.values[item.index - 1] : null;
+  const then = parsed(before);
+  if (!then) {
+    const why = !before ? 'The first value of its subscription' : before.cut ? 'The value before was cut, so this one whole' : 'The value before kept no structure, so this one whole';
+    return [el('p', { class: 'diff-note' }, `${why}:`), el('pre', { class: 'diff-whole' }, JSON.stringify(now.value, null, 2))];
+  }
+  const found = changes(then.value, now.value);
+  if (found.length === 0) return [el('p', { class: 'diff-note' }, 'Unchanged from the value before.')];
+  const shown = found.slice(0, 200);
+  return [
+    el('p', { class: 'diff-note' }, `${found.length === 1 ? 'One change' : `${found.length} changes`} from the value before:`),
+    el('ul', { class: 'diff', 'aria-label': 'Changes from the value before' },
+      shown.map((change) => el('li', { class: `diff-${change.kind}` }, el('code', {}, visible(changeLine(change)))))),
+    ...(found.length > shown.length ? [el('p', { class: 'diff-note' }, `and ${found.length - shown.length} more.`)] : []),
+  ];
+}
+
+/** A structured value whole, folded under its description. */
+function wholeOf(item) {
+  const read = parsed(item);
+  return read ? [el('details', { class: 'whole' }, el('summary', {}, 'as JSON'), el('pre', { class: 'diff-whole' }, JSON.stringify(read.value, null, 2)))] : [];
+}
+
 function renderRecording(main, navigate, id) {
   const lanes = new Lanes();
   let recording = { name: id, dropped: 0 };
@@ -286,7 +334,7 @@ function renderRecording(main, navigate, id) {
   }, 'Trace for Perfetto');
   const asDocument = el('button', { class: 'primary', type: 'button', onclick: openAsDocument }, 'Open as document');
   const chart = el('div', { class: 'lanes-chart', tabindex: '0', 'aria-label': 'Lanes; arrow keys pan, + and − zoom' });
-  const detail = el('p', { class: 'lane-detail', 'aria-live': 'polite' }, 'Click a value to read it.');
+  const detail = el('div', { class: 'lane-detail', 'aria-live': 'polite' }, 'Click a value to read it.');
   const atCursor = el('section', { class: 'at-cursor', id: 'at-cursor', 'aria-live': 'polite', 'aria-label': 'At the time cursor' },
     el('p', { class: 'hint' }, 'Click the time axis to set a time cursor; drag it, or step event by event with the arrow keys (Shift and the arrows pan); Escape removes it.'));
   const problems = el('div', {});
@@ -403,8 +451,10 @@ function renderRecording(main, navigate, id) {
     navigate(`/streams/${encodeURIComponent(answer.body.id)}`, { fresh: true });
   }
 
-  function show(event, text) {
-    detail.replaceChildren(el('strong', {}, visible(event.lane)), ` #${event.subscription} at ${span(event.t)}: `, el('code', {}, valueText(text)));
+  function show(event, text, item = null) {
+    detail.replaceChildren(
+      el('p', {}, el('strong', {}, visible(event.lane)), ` #${event.subscription} at ${span(event.t, 0.001)}: `, el('code', {}, valueText(text))),
+      ...structureOf(item));
   }
 
   /** Puts the time cursor at `t` (null removes it), keeps it in the link, and draws. */
@@ -449,7 +499,7 @@ function renderRecording(main, navigate, id) {
       : event.kind === 'failed' ? `failed: ${visible(event.error ?? '')}` : event.kind;
     const rows = lanes.stateAt(cursor).map(({ name, latest, alive }) => el('tr', {},
       el('th', { scope: 'row' }, visible(name)),
-      el('td', {}, latest ? [el('code', {}, valueText(latest.value)), el('span', { class: 'meta' }, ` #${latest.subscription} at ${span(latest.t, 0.001)}`)] : el('span', { class: 'meta' }, 'no value yet')),
+      el('td', {}, latest ? [el('code', {}, valueText(latest.value)), el('span', { class: 'meta' }, ` #${latest.subscription} at ${span(latest.t, 0.001)}`), ...wholeOf(latest)] : el('span', { class: 'meta' }, 'no value yet')),
       el('td', {}, alive.length ? `${alive.length} alive: ${alive.slice(0, 8).map((n) => `#${n}`).join(', ')}${alive.length > 8 ? '…' : ''}` : 'none alive')));
     atCursor.querySelector('.cursor-state')?.remove();
     atCursor.append(el('div', { class: 'cursor-state' },
@@ -457,6 +507,7 @@ function renderRecording(main, navigate, id) {
       el('p', { id: 'cursor-change' }, change
         ? ['The change that led here: ', el('strong', {}, visible(change.lane)), ` #${change.subscription} ${what(change)} at ${span(change.t, 0.001)}.`]
         : 'Nothing had happened yet.'),
+      ...structureOf(change?.item),
       el('table', { class: 'cursor-lanes' },
         el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Lane'), el('th', { scope: 'col' }, 'Latest value'), el('th', { scope: 'col' }, 'Subscriptions'))),
         el('tbody', {}, rows))));
@@ -546,8 +597,8 @@ function renderRecording(main, navigate, id) {
           if (lift) lifted.push(at);
           nodes.push(svg('circle', {
             cx: at, cy: y + lift, r: 6, class: 'marble', tabindex: 0, 'data-value': '',
-            onclick: () => show({ lane: name, subscription: bar.subscription, t: value.t }, value.value),
-            onkeydown: (event) => { if (event.key === 'Enter') show({ lane: name, subscription: bar.subscription, t: value.t }, value.value); },
+            onclick: () => show({ lane: name, subscription: bar.subscription, t: value.t }, value.value, value),
+            onkeydown: (event) => { if (event.key === 'Enter') show({ lane: name, subscription: bar.subscription, t: value.t }, value.value, value); },
           }, svg('title', {}, `${valueText(value.value)} at ${span(value.t)}`)));
         }
         // Each value's text above its marble where it fits: the latest first, as the last of a
