@@ -56,8 +56,9 @@ public struct LaneEncoding: Sendable, Hashable {
 final class LaneJSONWriter {
     /// Why a value's JSON was not written.
     enum Stop: Error {
-        /// Over the byte limit or the depth limit, or not encodable at all.
-        case overLimit
+        /// Over the byte limit or the depth limit, or not encodable at all: a value that throws,
+        /// or one that writes two values in one place, which `JSONEncoder` stops the process for.
+        case cut
         /// Written out of order; `JSONEncoder` is to write it.
         case outOfOrder
     }
@@ -74,6 +75,9 @@ final class LaneJSONWriter {
     /// What went wrong where a container could not say so, as `nestedContainer` cannot throw.
     var failure: Stop?
     private(set) var frames: [Frame] = []
+    /// Whether the place being written has its value: after a value, a container's opening or
+    /// closing, until a key or a comma begins the next place.
+    private var filled = false
     private var calls = 0
     private var serials = 0
 
@@ -94,12 +98,11 @@ final class LaneJSONWriter {
         do {
             try write(value, depth: 0)
             close(above: 0)
-            if let failure { throw failure }
-        } catch let stop as Stop {
-            throw stop
         } catch {
-            throw .overLimit
+            // A value found cut where a container could not throw is cut, whatever followed.
+            throw failure == .cut ? .cut : (error as? Stop ?? .cut)
         }
+        if let failure { throw failure }
     }
 
     /// `value` by `JSONEncoder`, for the rare value this writer cannot write in order.
@@ -114,9 +117,10 @@ final class LaneJSONWriter {
         )
         guard let data = try? encoder.encode(value), data.count <= limit,
             !JSONNesting.exceeds(data, limit: LaneEncoding.maximumDepth)
-        else { throw .overLimit }
+        else { throw .cut }
         bytes = Array(data)
         frames = []
+        filled = true
         failure = nil
     }
 
@@ -129,7 +133,7 @@ final class LaneJSONWriter {
         calls += 1
         defer { calls -= 1 }
         guard depth <= LaneEncoding.maximumDepth, calls <= 4 * LaneEncoding.maximumDepth else {
-            throw Stop.overLimit
+            throw Stop.cut
         }
         // Compared as types first: a cast is tried only where it will succeed.
         if T.self == Date.self, let date = value as? Date {
@@ -157,6 +161,7 @@ final class LaneJSONWriter {
     func close(above depth: Int) {
         while frames.count > depth {
             bytes.append(frames.removeLast().closer)
+            filled = true
         }
     }
 
@@ -165,13 +170,16 @@ final class LaneJSONWriter {
     func open(_ opener: UInt8, _ closer: UInt8, depth: Int) throws -> Int {
         guard depth >= 0 else { throw Stop.outOfOrder }
         if frames.count > depth {
-            // The encoding asked again for the container it has: the same one, continued.
-            if frames.count == depth + 1, frames[depth].closer == closer { return frames[depth].serial }
-            throw Stop.outOfOrder
+            // The value asked again for the container it has: the same one, continued (as a
+            // subclass's encoding and its superclass's share one). A container of another kind
+            // in the same place is two values in one.
+            guard frames[depth].closer == closer else { throw Stop.cut }
+            return frames[depth].serial
         }
         guard frames.count == depth else { throw Stop.outOfOrder }
-        guard depth < LaneEncoding.maximumDepth else { throw Stop.overLimit }
+        guard depth < LaneEncoding.maximumDepth, !filled else { throw Stop.cut }
         try append(opener)
+        filled = true
         serials += 1
         frames.append(Frame(closer: closer, isEmpty: true, serial: serials))
         return serials
@@ -187,29 +195,35 @@ final class LaneJSONWriter {
         } else {
             try append(UInt8(ascii: ","))
         }
+        filled = false
     }
 
     func key(_ key: some CodingKey) throws {
-        try string(key.stringValue)
+        appendJSONString(key.stringValue, to: &bytes)
         try append(UInt8(ascii: ":"))
     }
 
     func append(_ byte: UInt8) throws {
-        guard bytes.count < limit else { throw Stop.overLimit }
+        guard bytes.count < limit else { throw Stop.cut }
         bytes.append(byte)
     }
 
+    /// Writes a value's JSON text as it is.
     func raw(_ text: String) throws {
+        guard !filled else { throw Stop.cut }
         var text = text
         try text.withUTF8 { utf8 in
-            guard bytes.count + utf8.count <= limit else { throw Stop.overLimit }
+            guard bytes.count + utf8.count <= limit else { throw Stop.cut }
             bytes.append(contentsOf: utf8)
         }
+        filled = true
     }
 
     func string(_ text: String) throws {
+        guard !filled else { throw Stop.cut }
         appendJSONString(text, to: &bytes)
-        guard bytes.count <= limit else { throw Stop.overLimit }
+        guard bytes.count <= limit else { throw Stop.cut }
+        filled = true
     }
 
     func number(_ value: some BinaryFloatingPoint & LosslessStringConvertible) throws {
@@ -489,8 +503,10 @@ struct LaneJSONSingle: SingleValueEncodingContainer {
     let depth: Int
     var codingPath: [any CodingKey] { [] }
 
-    /// A single value is written once, where nothing is open inside its place.
+    /// A single value is written once, where nothing is open inside its place: after a
+    /// container in its place, it is a second value there.
     private func place() throws {
+        guard writer.frames.count <= depth else { throw LaneJSONWriter.Stop.cut }
         guard depth >= 0, writer.frames.count == depth else { throw LaneJSONWriter.Stop.outOfOrder }
     }
 

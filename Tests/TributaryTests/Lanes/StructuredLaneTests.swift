@@ -168,6 +168,45 @@ struct Interleaved: Encodable {
         link.next = nil
     }
 
+    /// A value that throws, or writes two values in one place (which `JSONEncoder` stops the
+    /// process for), is cut; the pipeline it passes through goes on.
+    @Test func aValueThatCannotBeEncodedIsCutAndThePipelineGoesOn() {
+        struct Throws: Encodable, CustomStringConvertible {
+            struct Refused: Error {}
+            var description: String { "throws" }
+            func encode(to encoder: any Encoder) throws { throw Refused() }
+        }
+        struct TwiceInOnePlace: Encodable {
+            enum Keys: String, CodingKey { case a }
+            var single: Bool
+            func encode(to encoder: any Encoder) throws {
+                if single {
+                    var container = encoder.singleValueContainer()
+                    try container.encode(1)
+                    try container.encode(2)
+                } else {
+                    var keyed = encoder.container(keyedBy: Keys.self)
+                    try keyed.encode(1, forKey: .a)
+                    var other = encoder.unkeyedContainer()
+                    try other.encode(2)
+                }
+            }
+        }
+        #expect(LaneEncoding.json.structure(of: Throws()) == .cut)
+        #expect(LaneEncoding.json.structure(of: TwiceInOnePlace(single: true)) == .cut)
+        #expect(LaneEncoding.json.structure(of: TwiceInOnePlace(single: false)) == .cut)
+        #expect(LaneEncoding.json.structure(of: [TwiceInOnePlace(single: true)]) == .cut)
+        let memory = LaneMemory()
+        let subject = PassthroughSubject<Throws, Never>()
+        var seen = 0
+        let cancellable = subject.lane("throws", encoding: .json, recorder: memory).sink { _ in seen += 1 }
+        subject.send(Throws())
+        subject.send(Throws())
+        #expect(seen == 2)
+        #expect(memory.events.compactMap(\.structure) == [.cut, .cut])
+        cancellable.cancel()
+    }
+
     @Test func aTextLaneKeepsNoStructure() {
         let memory = LaneMemory()
         let subject = PassthroughSubject<Int, Never>()
