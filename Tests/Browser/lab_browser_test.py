@@ -999,12 +999,12 @@ def recordings(run, first, second):
         chart = first.find_element(By.CSS_SELECTOR, ".lanes-chart")
         chart.send_keys(Keys.ARROW_RIGHT)
         wait(first, lambda: "words #1 value swift at 1" in first.find_element(By.ID, "cursor-change").text)
-        assert first.current_url.endswith("?t=1"), first.current_url
+        wait(first, lambda: first.current_url.endswith("?t=1"))
         chart.send_keys(Keys.ARROW_LEFT)
         wait(first, lambda: 'value ""' in first.find_element(By.ID, "cursor-change").text)
         chart.send_keys(Keys.ESCAPE)
         wait(first, lambda: not first.find_elements(By.CSS_SELECTOR, "#at-cursor .cursor-state"))
-        assert "?t=" not in first.current_url
+        wait(first, lambda: "?t=" not in first.current_url)
 
     run.step("recordings-labels-apart", first, labels_apart)
 
@@ -1075,6 +1075,34 @@ def recordings(run, first, second):
         wait(first, lambda: "only its description was kept" in first.find_element(By.CSS_SELECTOR, ".lane-detail").text)
 
     run.step("recordings-state-as-diffs", first, state_as_diffs)
+
+    def long_recording():
+        # Longer than the live snapshot: the page draws the latest events at once, then reads the
+        # ones before them and draws the whole; a lane denser than its pixels is drawn a column
+        # at a time, and the cursor still steps event by event.
+        events = [{"lane": "ticks", "subscription": 1, "kind": "subscribed", "t": 0, "source": "Ticks.swift:1"}]
+        events += [{"lane": "ticks", "subscription": 1, "kind": "value", "t": round(0.001 * (index + 1), 6), "value": str(index),
+                    "source": "Ticks.swift:1"} for index in range(59_999)]
+        header = {"format": "tributary-recording", "version": 1, "name": "ticks", "events": len(events), "dropped": 0}
+        body = "\n".join([json.dumps(header)] + [json.dumps(event) for event in events]) + "\n"
+        request = urllib.request.Request(base + "/api/recordings/import", data=body.encode(), method="POST",
+                                         headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/x-ndjson"})
+        made = json.load(urllib.request.urlopen(request, timeout=60))
+        first.get(base + f"/recordings/{made['id']}?t=0.5")
+        counts = lambda: first.find_element(By.CSS_SELECTOR, "h1 + .meta").text
+        wait(first, lambda: counts() == "60,000 events", 30)
+        wait(first, lambda: "value 499 at 500 ms" in first.find_element(By.ID, "cursor-change").text)
+        width = first.find_element(By.CSS_SELECTOR, ".lanes-chart").size["width"]
+        dense = first.find_elements(By.CSS_SELECTOR, ".lanes-chart circle.marble.dense")
+        assert 0 < len(dense) <= width / 4 + 1, (len(dense), width)
+        assert first.find_element(By.CSS_SELECTOR, ".lanes-chart circle.marble.dense title").get_attribute("textContent").endswith(
+            tuple("0123456789")), "a column's marble names how many values it stands for"
+        chart = first.find_element(By.CSS_SELECTOR, ".lanes-chart")
+        chart.send_keys(Keys.ARROW_RIGHT)
+        wait(first, lambda: "value 500 at 501 ms" in first.find_element(By.ID, "cursor-change").text)
+        wait(first, lambda: first.current_url.endswith("?t=0.501"))
+
+    run.step("recordings-long-recording", first, long_recording)
 
     def missing():
         first.get(base + "/recordings/no-such-recording")

@@ -34,7 +34,12 @@ public struct LaneEncoding: Sendable, Hashable {
     }
 
     /// The structure of `value`: its JSON, or `cut` when it is over the limits.
-    public func structure(of value: some Encodable) -> LaneEvent.Structure {
+    public func structure<Value: Encodable>(of value: Value) -> LaneEvent.Structure {
+        // The values lanes carry most, written without an encoder: an integer's or a flag's
+        // JSON is its description, a string's its quoted text.
+        if let text = Self.scalarJSON(value) {
+            return text.utf8.count <= limit ? .json(text) : .cut
+        }
         let writer = LaneJSONWriter(limit: limit)
         do {
             try writer.encode(value)
@@ -42,6 +47,32 @@ public struct LaneEncoding: Sendable, Hashable {
             return .cut
         }
         return .json(String(decoding: writer.bytes, as: UTF8.self))
+    }
+}
+
+extension LaneEncoding {
+    /// The JSON of an `Int`, `Bool` or `String`; nil for any other type. The type is compared,
+    /// not cast, so that other values pay one comparison a type.
+    static func scalarJSON<Value>(_ value: Value) -> String? {
+        if Value.self == Int.self {
+            return withUnsafePointer(to: value) { $0.withMemoryRebound(to: Int.self, capacity: 1) { String($0.pointee) } }
+        }
+        if Value.self == Bool.self {
+            return withUnsafePointer(to: value) {
+                $0.withMemoryRebound(to: Bool.self, capacity: 1) { $0.pointee ? "true" : "false" }
+            }
+        }
+        if Value.self == String.self {
+            return withUnsafePointer(to: value) {
+                $0.withMemoryRebound(to: String.self, capacity: 1) { pointer in
+                    var bytes: [UInt8] = []
+                    bytes.reserveCapacity(pointer.pointee.utf8.count + 2)
+                    appendJSONString(pointer.pointee, to: &bytes)
+                    return String(decoding: bytes, as: UTF8.self)
+                }
+            }
+        }
+        return nil
     }
 }
 

@@ -77,8 +77,8 @@ struct RecordingService: Sendable {
     /// there is no such recording.
     func showSnapshot(of id: String, to viewer: Int, bufferBytes: Int) async -> Bool {
         guard var slice = try? await store.latestEvents(id, limit: Self.snapshotEvents) else { return false }
-        while slice.events.count > 1, Self.size(of: slice.events) > bufferBytes / 2 {
-            let keep = slice.events.count / 2
+        let keep = Self.latest(of: slice.events, fitting: bufferBytes / 2)
+        if keep < slice.events.count {
             slice.first += slice.events.count - keep
             slice.events = Array(slice.events.suffix(keep))
         }
@@ -88,8 +88,20 @@ struct RecordingService: Sendable {
         return true
     }
 
-    private static func size(of events: [RecordedLaneEvent]) -> Int {
-        (try? LabJSON.encoder.encode(events).count) ?? 0
+    /// How many of the latest `events` take at most `bytes` as JSON (at least one): each
+    /// measured as it is written, newest first, until the next would not fit.
+    static func latest(of events: [RecordedLaneEvent], fitting bytes: Int) -> Int {
+        var total = 0
+        var kept = 0
+        var scratch: [UInt8] = []
+        for event in events.reversed() {
+            scratch.removeAll(keepingCapacity: true)
+            event.appendJSON(to: &scratch)
+            total += scratch.count + 1
+            guard total <= bytes || kept == 0 else { break }
+            kept += 1
+        }
+        return kept
     }
 
     /// `name`, when it is one a recording may have; else a `400` that says why.

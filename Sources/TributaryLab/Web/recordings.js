@@ -8,6 +8,8 @@ const SVG = 'http://www.w3.org/2000/svg';
 const LABEL = 150; // the lane names' column, in pixels
 const ROW = 30; // one subscription's row
 const LANE_GAP = 14;
+// The most events a page holds: a recording longer than this is drawn from its latest events.
+const MOST_EVENTS = 200_000;
 
 function svg(tag, attributes = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -149,6 +151,8 @@ function renderList(main, navigate) {
 /** The lanes and their subscriptions, built up from events as they arrive. */
 class Lanes {
   constructor() {
+    this.events = []; // every event as it came, to be drawn again from the first
+    this.rowsCache = new Map();
     this.lanes = new Map(); // name → Map(subscription → {start, end, kind, error, values, demands, source})
     this.last = 0;
     this.count = 0;
@@ -158,6 +162,8 @@ class Lanes {
   }
 
   clear() {
+    this.events = [];
+    this.rowsCache = new Map();
     this.lanes.clear();
     this.count = 0;
     this.last = 0;
@@ -166,6 +172,7 @@ class Lanes {
   }
 
   add(event) {
+    this.events.push(event);
     this.count += 1;
     const previous = this.timeline[this.timeline.length - 1];
     if (previous && previous.t > event.t) this.sorted = false;
@@ -243,6 +250,16 @@ class Lanes {
 
   /** A lane's bars, each given a row so bars that overlap in time never share one. */
   rows(name) {
+    // Kept until the next event: a cursor's frames and a pan's draw the same rows.
+    this.rowsCache ??= new Map();
+    const kept = this.rowsCache.get(name);
+    if (kept && kept.count === this.count) return kept.rows;
+    const rows = this.placeRows(name);
+    this.rowsCache.set(name, { count: this.count, rows });
+    return rows;
+  }
+
+  placeRows(name) {
     const bars = [...this.lanes.get(name).entries()].map(([subscription, bar]) => ({ subscription, ...bar }));
     bars.sort((a, b) => a.start - b.start);
     const ends = [];
@@ -254,6 +271,46 @@ class Lanes {
     }
     return { bars, height: Math.max(ends.length, 1) };
   }
+}
+
+/** The index of the first of `items` (in time order) at or after `t`. */
+function firstAt(items, t) {
+  let [low, high] = [0, items.length];
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (items[middle].t < t) low = middle + 1; else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The values (in time order) between `from` and `to`, found by halving: each one when they are
+ * few enough to draw, else one a 4-pixel column — its last, with how many more it stands for —
+ * so that a dense lane costs a paint its width, not its values. The list says which (`dense`).
+ */
+function inView(values, from, to, x, plot) {
+  const [first, end] = [firstAt(values, from), firstAt(values, to + Number.EPSILON)];
+  let last = end;
+  while (last < values.length && values[last].t <= to) last += 1;
+  if (last - first <= plot / 4) {
+    const shown = values.slice(first, last);
+    shown.dense = false;
+    return shown;
+  }
+  const shown = [];
+  let column = null;
+  for (let index = first; index < last; index += 1) {
+    const at = Math.floor(x(values[index].t) / 4);
+    if (at === column) {
+      const kept = shown[shown.length - 1];
+      shown[shown.length - 1] = { ...values[index], more: kept.more + 1 };
+    } else {
+      shown.push({ ...values[index], more: 0 });
+      column = at;
+    }
+  }
+  shown.dense = true;
+  return shown;
 }
 
 /** A structured value's JSON, or `null` when it has none or it does not read. */
@@ -305,6 +362,11 @@ function renderRecording(main, navigate, id) {
   let gone = false;
   let retry = null;
   let drawPending = false;
+  let cursorPending = false;
+  let firstDrawn = false;
+  // What the last paint drew: its view, and the cursor's line, which a cursor's move alone
+  // moves without drawing the rest again.
+  let painted = null;
   // The time cursor, in the recording's seconds: null when none is set. A link keeps it (?t=).
   const linked = Number(new URLSearchParams(location.search).get('t'));
   let cursor = location.search.includes('t=') && Number.isFinite(linked) && linked >= 0 ? linked : null;
@@ -457,19 +519,37 @@ function renderRecording(main, navigate, id) {
       ...structureOf(item));
   }
 
+  /**
+   * Writes the cursor into the link: at once, then at most every quarter second while it moves,
+   * as browsers ignore a page that rewrites its address on every frame.
+   */
+  let linkTimer = null;
+  let linkWritten = 0;
+  function keepInLink() {
+    if (linkTimer !== null) return;
+    const write = () => {
+      linkTimer = null;
+      linkWritten = performance.now();
+      if (gone) return;
+      const query = new URLSearchParams(location.search);
+      if (cursor === null) query.delete('t'); else query.set('t', String(cursor));
+      const search = query.toString();
+      history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}`);
+    };
+    const wait = linkWritten + 250 - performance.now();
+    if (wait <= 0) write(); else linkTimer = setTimeout(write, wait);
+  }
+
   /** Puts the time cursor at `t` (null removes it), keeps it in the link, and draws. */
   function setCursor(t) {
     cursor = t === null ? null : Math.round(t * 1000) / 1000;
-    const query = new URLSearchParams(location.search);
-    if (cursor === null) query.delete('t'); else query.set('t', String(cursor));
-    const search = query.toString();
-    history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}`);
+    keepInLink();
     if (cursor !== null && following) {
       following = false;
       follow.setAttribute('aria-pressed', 'false');
       follow.textContent = 'Follow live';
     }
-    draw();
+    drawCursor();
   }
 
   /** Moves the cursor to the next event (`by` 1) or the one before (-1), and into view. */
@@ -517,6 +597,35 @@ function renderRecording(main, navigate, id) {
     if (drawPending || gone) return;
     drawPending = true;
     requestAnimationFrame(() => { drawPending = false; paint(); });
+  }
+
+  /**
+   * Draws the cursor where it now is: only its line and what it shows when the view has not
+   * moved since the last paint, so that stepping through a long recording stays smooth.
+   */
+  function drawCursor() {
+    if (gone) return;
+    const still = painted && painted.viewStart === viewStart && painted.pxPerSecond === pxPerSecond &&
+      painted.count === lanes.count && !following && painted.svg.isConnected;
+    if (!still) { draw(); return; }
+    if (cursorPending || drawPending) return;
+    cursorPending = true;
+    requestAnimationFrame(() => {
+      cursorPending = false;
+      if (drawPending || !painted) return;
+      painted.line?.remove();
+      painted.line = cursorLine(painted);
+      if (painted.line) painted.svg.append(painted.line);
+      showAtCursor();
+    });
+  }
+
+  /** The cursor's line in a paint's view; null when there is no cursor or it is out of view. */
+  function cursorLine(view) {
+    if (cursor === null || cursor < view.viewStart || cursor > view.viewEnd) return null;
+    const at = LABEL + (cursor - view.viewStart) * view.pxPerSecond;
+    return svg('line', { x1: at, x2: at, y1: 0, y2: view.height, class: 'cursor' },
+      svg('title', {}, `time cursor at ${span(cursor, 0.001)}`));
   }
 
   function paint() {
@@ -572,9 +681,15 @@ function renderRecording(main, navigate, id) {
         }
         nodes.push(svg('line', { x1: from, x2: Math.max(to, from + 1), y1: y, y2: y, class: `bar ${bar.kind ?? 'open'}` },
           svg('title', {}, `${name} #${bar.subscription}, ${span(end - bar.start)}, ${ended}`)));
-        for (const demand of bar.demands) {
-          if (demand.t < viewStart || demand.t > viewEnd) continue;
-          nodes.push(svg('line', { x1: x(demand.t), x2: x(demand.t), y1: y + 5, y2: y + 10, class: 'demand' },
+        // Demand ticks in view, found by halving (they are in time order); where they are
+        // denser than one every 3 pixels, one a column.
+        let lastTick = -Infinity;
+        for (let index = firstAt(bar.demands, viewStart); index < bar.demands.length && bar.demands[index].t <= viewEnd; index += 1) {
+          const demand = bar.demands[index];
+          const at = x(demand.t);
+          if (at - lastTick < 3) continue;
+          lastTick = at;
+          nodes.push(svg('line', { x1: at, x2: at, y1: y + 5, y2: y + 10, class: 'demand' },
             svg('title', {}, `requested ${demand.demand}`)));
         }
         if (bar.kind && bar.end >= viewStart && bar.end <= viewEnd) {
@@ -587,19 +702,22 @@ function renderRecording(main, navigate, id) {
           } else nodes.push(svg('circle', { cx: at, cy: y, r: 4, class: 'end cancelled' }, svg('title', {}, 'cancelled')));
         }
         let lastX = -Infinity;
-        const shownValues = bar.values.filter((value) => value.t >= viewStart && value.t <= viewEnd);
+        const shownValues = inView(bar.values, viewStart, viewEnd, x, plot);
+        const dense = shownValues.dense;
         const lifted = [];
         for (const value of shownValues) {
           const at = x(value.t);
-          // Values closer than a marble's width are drawn one above the other, never on top.
-          const lift = at - lastX < 9 ? -7 : 0;
+          // Values closer than a marble's width are drawn one above the other, never on top;
+          // values too many to draw one by one are drawn one a column, smaller.
+          const lift = !dense && at - lastX < 9 ? -7 : 0;
           lastX = lift ? lastX : at;
           if (lift) lifted.push(at);
+          const said = value.more ? `${(value.more + 1).toLocaleString()} values to ${span(value.t, 0.001)}, the last ${valueText(value.value)}` : `${valueText(value.value)} at ${span(value.t)}`;
           nodes.push(svg('circle', {
-            cx: at, cy: y + lift, r: 6, class: 'marble', tabindex: 0, 'data-value': '',
+            cx: at, cy: y + lift, r: dense ? 3 : 6, class: dense ? 'marble dense' : 'marble', tabindex: 0, 'data-value': '',
             onclick: () => show({ lane: name, subscription: bar.subscription, t: value.t }, value.value, value),
             onkeydown: (event) => { if (event.key === 'Enter') show({ lane: name, subscription: bar.subscription, t: value.t }, value.value, value); },
-          }, svg('title', {}, `${valueText(value.value)} at ${span(value.t)}`)));
+          }, svg('title', {}, said)));
         }
         // Each value's text above its marble where it fits: the latest first, as the last of a
         // burst (a word typed whole) says most, then earlier ones in the room left, never over
@@ -620,11 +738,16 @@ function renderRecording(main, navigate, id) {
       }
       top += laneHeight + LANE_GAP;
     }
-    if (cursor !== null && cursor >= viewStart && cursor <= viewEnd) {
-      nodes.push(svg('line', { x1: x(cursor), x2: x(cursor), y1: 0, y2: Math.max(top, 80), class: 'cursor' },
-        svg('title', {}, `time cursor at ${span(cursor, 0.001)}`)));
+    const view = { viewStart, viewEnd, pxPerSecond, height: Math.max(top, 80), count: lanes.count };
+    const line = cursorLine(view);
+    if (line) nodes.push(line);
+    const drawn = svg('svg', { width, height: view.height, role: 'img', 'aria-label': `Lanes of ${recording.name}` }, nodes);
+    chart.replaceChildren(drawn);
+    painted = { ...view, svg: drawn, line };
+    if (!firstDrawn && lanes.count > 0) {
+      firstDrawn = true;
+      performance.mark('tributary:recording-drawn');
     }
-    chart.replaceChildren(svg('svg', { width, height: Math.max(top, 80), role: 'img', 'aria-label': `Lanes of ${recording.name}` }, nodes));
     showAtCursor();
   }
 
@@ -641,13 +764,16 @@ function renderRecording(main, navigate, id) {
           document.title = `${recording.name} — Tributary lab`;
           lanes.clear();
           for (const event of snapshot.events ?? []) lanes.add(event);
+          const older = snapshot.truncated ?? 0;
+          const readable = older > 0 && older + lanes.count <= MOST_EVENTS;
           state.replaceChildren(
-            snapshot.truncated
-              ? status('empty', `Drawing the latest events; the ${snapshot.truncated.toLocaleString()} before them are read with GET /api/recordings/${id} or tributary recordings show.`)
-              : ''
+            !older ? ''
+              : readable ? status('loading', `Drawing the latest events; reading the ${older.toLocaleString()} before them…`)
+                : status('empty', `Drawing the latest events; the ${older.toLocaleString()} before them are read with GET /api/recordings/${id} or tributary recordings show.`)
           );
           updateChoices();
           draw();
+          if (readable) readOlder(snapshot.first ?? older);
           break;
         }
         case 'events':
@@ -678,6 +804,35 @@ function renderRecording(main, navigate, id) {
     });
   }
 
+  /**
+   * Reads the `count` events before the snapshot's, page by page, and draws the whole recording
+   * from its first event: the older ones, then those the page holds (the snapshot's and any
+   * that came live meanwhile).
+   */
+  async function readOlder(count) {
+    const older = [];
+    let after = null;
+    while (older.length < count) {
+      const answer = await api(`/api/recordings/${encodeURIComponent(id)}?limit=10000${after === null ? '' : `&after=${after}`}`).catch(() => null);
+      if (gone) return;
+      if (!answer?.ok) {
+        state.replaceChildren(status('failed', `The ${count.toLocaleString()} events before the latest could not be read; the latest are drawn.`));
+        return;
+      }
+      older.push(...(answer.body.events ?? []).slice(0, count - older.length));
+      if (answer.body.next === null || answer.body.next === undefined) break;
+      after = answer.body.next;
+    }
+    const held = lanes.events;
+    lanes.clear();
+    for (const event of older) lanes.add(event);
+    for (const event of held) lanes.add(event);
+    recording.truncated = 0;
+    state.replaceChildren('');
+    updateChoices();
+    draw();
+  }
+
   const resize = () => draw();
   addEventListener('resize', resize);
   // The live socket cannot say why it was refused, so the recording is looked up first.
@@ -701,6 +856,7 @@ function renderRecording(main, navigate, id) {
   return () => {
     gone = true;
     clearTimeout(retry);
+    clearTimeout(linkTimer);
     removeEventListener('resize', resize);
     socket?.close();
   };
