@@ -55,7 +55,13 @@ public final class TracingLaneRecorder: LaneRecording, @unchecked Sendable {
             let asked: SpanAttribute = demand.max.map { .int64(Int64($0)) } ?? .string("unlimited")
             span.addEvent(SpanEvent(name: "requested", attributes: ["lane.demand": asked]))
         case .value(let value):
-            span.addEvent(SpanEvent(name: "value", attributes: ["lane.value": .string(value)]))
+            var attributes: SpanAttributes = ["lane.value": .string(value)]
+            switch event.structure {
+            case .json(let json)?: attributes["lane.value.json"] = SpanAttribute.string(json)
+            case .cut?: attributes["lane.value.cut"] = SpanAttribute.bool(true)
+            case nil: break
+            }
+            span.addEvent(SpanEvent(name: "value", attributes: attributes))
         case .finished:
             end(key, span, as: "finished")
         case .failed(let reason):

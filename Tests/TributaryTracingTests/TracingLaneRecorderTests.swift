@@ -16,6 +16,21 @@ import TributaryTracing
         var description: String { "the source broke" }
     }
 
+    /// A structured lane's value carries its JSON on the value's event.
+    @Test func aStructuredValueCarriesItsJSON() {
+        let tracer = InMemoryTracer()
+        let recorder = TracingLaneRecorder(tracer: tracer)
+        let cancellable = [["query": "sw"]].publisher.lane("state", encoding: .json, recorder: recorder).sink
+        { _ in }
+        let values = tracer.finishedSpans.first?.events.filter { $0.name == "value" } ?? []
+        #expect(
+            values.compactMap { $0.attributes["lane.value.json"]?.toSpanAttribute() } == [
+                .string(#"{"query":"sw"}"#)
+            ]
+        )
+        cancellable.cancel()
+    }
+
     @Test func aSubscriptionIsASpanWithAnEventPerValue() {
         let tracer = InMemoryTracer()
         let recorder = TracingLaneRecorder(tracer: tracer)

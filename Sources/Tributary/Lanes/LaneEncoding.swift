@@ -51,11 +51,22 @@ public struct LaneEncoding: Sendable, Hashable {
 }
 
 extension LaneEncoding {
+    /// Whether a value of `type` is written in JSON as its `description` is: an integer (at
+    /// most 20 characters) or a flag.
+    static func describesAsJSON(_ type: Any.Type) -> Bool {
+        type == Int.self || type == Bool.self || type == Int64.self || type == Int32.self
+            || type == Int16.self
+            || type == Int8.self || type == UInt.self || type == UInt64.self || type == UInt32.self
+            || type == UInt16.self || type == UInt8.self
+    }
+
     /// The JSON of an `Int`, `Bool` or `String`; nil for any other type. The type is compared,
     /// not cast, so that other values pay one comparison a type.
     static func scalarJSON<Value>(_ value: Value) -> String? {
         if Value.self == Int.self {
-            return withUnsafePointer(to: value) { $0.withMemoryRebound(to: Int.self, capacity: 1) { String($0.pointee) } }
+            return withUnsafePointer(to: value) {
+                $0.withMemoryRebound(to: Int.self, capacity: 1) { String($0.pointee) }
+            }
         }
         if Value.self == Bool.self {
             return withUnsafePointer(to: value) {

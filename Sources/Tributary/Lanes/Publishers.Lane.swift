@@ -114,6 +114,42 @@ extension Publisher where Output: Encodable {
     }
 }
 
+extension Publisher where Output: Encodable & CustomStringConvertible {
+    /// Records the life of each subscription through this point of a pipeline, keeping each
+    /// value's structure as JSON beside its `description`, which is read directly rather than
+    /// looked up on every value; for an integer or a flag, whose JSON is its description, the
+    /// two are one text.
+    ///
+    /// - Parameters:
+    ///   - name: The lane's name, as recordings and the lab show it.
+    ///   - encoding: How values are written as JSON, and up to how many bytes.
+    ///   - filter: Which events to record.
+    ///   - recorder: Where to record; `nil` uses ``Lanes/recorder`` as it is when subscribed.
+    ///   - file: The source file named in each event.
+    ///   - line: The source line named in each event.
+    /// - Returns: A publisher that publishes what this one does.
+    public func lane(
+        _ name: String,
+        encoding: LaneEncoding,
+        filter: LaneFilter = .all,
+        recorder: (any LaneRecording)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Publishers.Lane<Self> {
+        var lane = Publishers.Lane(
+            upstream: self,
+            name: name,
+            filter: filter,
+            recorder: recorder,
+            source: "\(file):\(line)",
+            describe: { $0.description }
+        )
+        lane.structure = { encoding.structure(of: $0) }
+        lane.structureIsDescription = LaneEncoding.describesAsJSON(Output.self) && encoding.limit >= 40
+        return lane
+    }
+}
+
 extension Publishers {
     /// A publisher that records the subscriptions through it into a ``LaneRecording``.
     public struct Lane<Upstream: Publisher>: Publisher {
@@ -133,6 +169,8 @@ extension Publishers {
         let describe: (Output) -> String
         /// How a value's structure is kept, for a lane that keeps it.
         var structure: ((Output) -> LaneEvent.Structure)?
+        /// Whether a value's JSON is its description, as an integer's is.
+        var structureIsDescription = false
 
         public init(
             upstream: Upstream,
@@ -163,7 +201,13 @@ extension Publishers {
                 source: source
             )
             upstream.subscribe(
-                Inner(downstream: subscriber, log: log, describe: describe, structure: structure)
+                Inner(
+                    downstream: subscriber,
+                    log: log,
+                    describe: describe,
+                    structure: structure,
+                    structureIsDescription: structureIsDescription
+                )
             )
         }
     }
@@ -230,6 +274,7 @@ extension Publishers.Lane {
         private let log: LaneLog
         private let describe: (Output) -> String
         private let structure: ((Output) -> LaneEvent.Structure)?
+        private let structureIsDescription: Bool
         private let lock = Lock()
         private var upstream: (any Subscription)?
 
@@ -237,12 +282,14 @@ extension Publishers.Lane {
             downstream: Downstream,
             log: LaneLog,
             describe: @escaping (Output) -> String,
-            structure: ((Output) -> LaneEvent.Structure)?
+            structure: ((Output) -> LaneEvent.Structure)?,
+            structureIsDescription: Bool
         ) {
             self.downstream = downstream
             self.log = log
             self.describe = describe
             self.structure = structure
+            self.structureIsDescription = structureIsDescription
         }
 
         var description: String { "Lane" }
@@ -255,7 +302,8 @@ extension Publishers.Lane {
 
         func receive(_ input: Output) -> Subscribers.Demand {
             if log.recordsValues {
-                log.record(.value(describe(input)), structure: structure?(input))
+                let text = describe(input)
+                log.record(.value(text), structure: structureIsDescription ? .json(text) : structure?(input))
             }
             let more = downstream.receive(input)
             if more > .none {

@@ -207,6 +207,25 @@ struct Interleaved: Encodable {
         cancellable.cancel()
     }
 
+    /// An integer's JSON is its description: one text for both, within the limit.
+    @Test func anIntegersJSONIsItsDescription() {
+        let memory = LaneMemory()
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.lane("n", encoding: .json, recorder: memory).sink { _ in }
+        let small = subject.lane("small", encoding: .json(limit: 1), recorder: memory).sink { _ in }
+        subject.send(7)
+        subject.send(-12)
+        #expect(memory.events(lane: "n").compactMap(\.structure) == [.json("7"), .json("-12")])
+        #expect(memory.events(lane: "small").compactMap(\.structure) == [.json("7"), .cut])
+        #expect(
+            memory.events(lane: "n").filter { $0.structure != nil }.map(\.kind) == [
+                .value("7"), .value("-12"),
+            ]
+        )
+        cancellable.cancel()
+        small.cancel()
+    }
+
     @Test func aTextLaneKeepsNoStructure() {
         let memory = LaneMemory()
         let subject = PassthroughSubject<Int, Never>()
