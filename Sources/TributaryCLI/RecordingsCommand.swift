@@ -168,7 +168,11 @@ struct RecordingsCommand: AsyncParsableCommand {
                         return ["\(indent)(not JSON that can be compared)"]
                     }
                     guard !changes.isEmpty else { return ["\(indent)(unchanged)"] }
-                    return changes.map { Self.visible("\(indent)\($0)") }
+                    // A value's JSON is at most 16 KiB, yet its changes may run to thousands of
+                    // paths; the first 200 are printed, and how many more there are.
+                    let shown = changes.prefix(200).map { Self.visible("\(indent)\($0)") }
+                    return changes.count > 200
+                        ? shown + ["\(indent)… and \(changes.count - 200) more"] : shown
                 }
             }
 

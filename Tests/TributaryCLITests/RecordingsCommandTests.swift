@@ -38,6 +38,7 @@ struct RecordingsCommandTests {
             states.send(State(query: "s", results: [], error: "offline"))
             states.send(State(query: "sw", results: ["Swift 6"], error: nil))
             states.send(State(query: "sw", results: ["Swift 6"], error: nil))
+            states.send(State(query: "sw", results: (0..<300).map(String.init), error: nil))
             states.send(State(query: String(repeating: "x", count: 20_000), results: [], error: nil))
             cancellable.cancel()
             try await recorder.flush()
@@ -59,6 +60,7 @@ struct RecordingsCommandTests {
                 ]
             )
             #expect(lines.contains("(unchanged)"))
+            #expect(lines.contains(#"~ results[0]: "Swift 6" → "0""#) && lines.contains("… and 100 more"))
             #expect(lines.contains("(its JSON was over the lane's limits: only its description was kept)"))
 
             #expect(throws: (any Error).self) {
