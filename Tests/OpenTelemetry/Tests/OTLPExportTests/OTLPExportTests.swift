@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import OTel
 import ServiceLifecycle
 import Testing
@@ -75,13 +76,17 @@ import TributaryTracing
                 body: ResponseBody(byteBuffer: ByteBuffer(string: "{}"))
             )
         }
+        // The receiver's own log stays quiet: its shutdown at the end is expected.
+        var quiet = Logger(label: "OTLP receiver")
+        quiet.logLevel = .critical
         let receiver = Application(
             router: router,
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 bound.yield(channel.localAddress?.port ?? 0)
                 bound.finish()
-            }
+            },
+            logger: quiet
         )
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await receiver.runService(gracefulShutdownSignals: []) }
@@ -94,7 +99,10 @@ import TributaryTracing
             configuration.traces.otlpExporter.protocol = .httpJSON
             configuration.traces.batchSpanProcessor.scheduleDelay = .milliseconds(50)
             let (tracer, service) = try OTel.makeTracingBackend(configuration: configuration)
-            group.addTask { try await service.run() }
+            // The exporter runs in a service group of its own, to be shut down gracefully (its
+            // exports answered) before the receiver it exports to.
+            let exporter = ServiceGroup(services: [service], gracefulShutdownSignals: [], logger: quiet)
+            let exporting = Task { try await exporter.run() }
 
             let recorder = TracingLaneRecorder(tracer: tracer)
             let states = PassthroughSubject<State, Never>()
@@ -130,6 +138,8 @@ import TributaryTracing
             let search = try #require(spans.first { $0.name.hasPrefix("search #") })
             #expect(search.status["message"] as? String == "the search service broke")
             #expect(["STATUS_CODE_ERROR", "2"].contains(search.status["code"].map { "\($0)" } ?? ""))
+            await exporter.triggerGracefulShutdown()
+            try await exporting.value
             group.cancelAll()
         }
     }
