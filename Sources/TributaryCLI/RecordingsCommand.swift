@@ -59,8 +59,10 @@ struct RecordingsCommand: AsyncParsableCommand {
                 "Print a recording's events, or with --marbles each subscription of each lane as marbles.",
             discussion: """
                 With --diff, a value of a lane that keeps structure (lane(_:encoding:)) is followed \
-                by what changed from the subscription's value before it, a path a line: \
-                "~ query: \"s\" → \"sw\"", "+ results[2]: …", "- error: …".
+                by what changed from the subscription's value before it, a path a line, in the \
+                order of their keys: "~ query: \"s\" → \"sw\"" (changed), "+ results[2]: …" \
+                (added), "- error: …" (removed); "= …" is the whole value, for the first of its \
+                subscription or one after a value whose JSON was not kept.
                 """
         )
 

@@ -13,7 +13,7 @@ extension StreamsCommand {
         @Option(help: "The lab's URL (TRIBUTARY_LAB_URL, default http://127.0.0.1:8080).")
         var lab: String?
 
-        @Option(help: "The lab's token, for pushing (TRIBUTARY_LAB_TOKEN).")
+        @Option(help: "The lab's token, which writes and recordings need (TRIBUTARY_LAB_TOKEN).")
         var token: String?
 
         var environment: [String: String] = ProcessInfo.processInfo.environment

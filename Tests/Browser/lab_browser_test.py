@@ -1039,8 +1039,10 @@ def recordings(run, first, second):
         states = [{"query": "", "results": []}, {"query": "sw", "results": []},
                   {"query": "swift", "results": [{"id": 1, "title": "Swift 6"}], "error": None}]
         events = [{"lane": "state", "subscription": 1, "kind": "subscribed", "t": 0.1, "source": "Model.swift:9"}]
+        # The third at 0.1 * 15, that is 1.5000000000000002, as times summed in floating point are
+        # recorded: a link to 1.5 still stands on it.
         for index, state in enumerate(states):
-            events.append({"lane": "state", "subscription": 1, "kind": "value", "t": 0.5 * (index + 1), "source": "Model.swift:9",
+            events.append({"lane": "state", "subscription": 1, "kind": "value", "t": [0.5, 1.0, 0.1 * 15][index], "source": "Model.swift:9",
                            "value": f"State(query: {state['query']!r})", "structure": json.dumps(state)})
         events.append({"lane": "state", "subscription": 1, "kind": "value", "t": 2.0, "source": "Model.swift:9",
                        "value": "State(…)", "cut": True})
@@ -1057,7 +1059,7 @@ def recordings(run, first, second):
         first.get(base + "/recordings")
         wait(first, lambda: first.find_element(By.LINK_TEXT, "state")).click()
         wait(first, lambda: "state" in lane_names(first))
-        first.get(first.current_url.split("?")[0] + "?t=1.6")
+        first.get(first.current_url.split("?")[0] + "?t=1.5")
         changes = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "#at-cursor ul.diff"))
         lines = [item.text for item in changes.find_elements(By.TAG_NAME, "li")]
         assert lines == ['+ error: null', '~ query: "sw" → "swift"', '+ results[0]: {"id":1,"title":"Swift 6"}'], lines
@@ -1066,6 +1068,15 @@ def recordings(run, first, second):
         whole.find_element(By.TAG_NAME, "summary").click()
         assert '"title": "Swift 6"' in whole.find_element(By.TAG_NAME, "pre").text
         first.save_screenshot(os.path.join(run.shots, "recordings-state-diff.png"))
+        # On a phone each lane is a block, the state whole wraps, and nothing is wider than the window.
+        try:
+            first.set_window_size(390, 844)
+            wait(first, lambda: first.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"))
+            name = first.find_element(By.CSS_SELECTOR, "#at-cursor .cursor-lanes th[scope=row]")
+            assert name.text == "state" and name.size["height"] < 40, (name.text, name.size)
+            first.save_screenshot(os.path.join(run.shots, "recordings-state-diff-phone.png"))
+        finally:
+            first.set_window_size(1280, 1000)
         values = marbles(first)
         first.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", values[0])
         wait(first, lambda: "The first value of its subscription" in first.find_element(By.CSS_SELECTOR, ".lane-detail").text)

@@ -89,6 +89,14 @@ struct RecordingFilesTests {
             let newID = try #require(imported.json["id"] as? String)
             let page = try await lab.send(.get, "/api/recordings/\(newID)")
             #expect(try JSONDecoder().decode(RecordingPage.self, from: page.body).events == Self.structured)
+            // The trace carries the JSON as an object on the value's instant.
+            let trace = try await lab.send(.get, "/api/recordings/\(id)/trace.json")
+            let events = try #require(try JSONSerialization.jsonObject(with: trace.body) as? [String: Any])
+            let values = (events["traceEvents"] as? [[String: Any]] ?? []).filter {
+                $0["cat"] as? String == "value"
+            }
+            let json = values.compactMap { ($0["args"] as? [String: Any])?["json"] as? [String: Any] }
+            #expect(json.count == 1 && json.first?["query"] as? String == "sw")
         }
     }
 

@@ -45,3 +45,9 @@ test('walks deep values without recursion and shortens long ones', () => {
   assert.ok(line.length < 280 && line.endsWith('…'), line);
   assert.equal(jsonText({ b: 1, a: [true, 'é'] }), '{"a":[true,"é"],"b":1}');
 });
+
+test('orders keys by their Unicode scalars, as the terminal does', () => {
+  assert.deepEqual(lines('{"🙂":1,"count":1,"é":1}', '{"🙂":2,"count":2,"é":2}'),
+    ['~ count: 1 → 2', '~ é: 1 → 2', '~ ["🙂"]: 1 → 2']);
+  assert.deepEqual(lines('{"a":{"🙂":"é","count":1}}', '{}'), ['- a: {"count":1,"🙂":"é"}']);
+});

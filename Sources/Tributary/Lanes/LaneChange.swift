@@ -64,7 +64,10 @@ public struct LaneChange: Sendable, Equatable, CustomStringConvertible {
             }
             var steps: [Step] = []
             if let old = old as? [String: Any], let new = new as? [String: Any] {
-                for key in Set(old.keys).union(new.keys).sorted() {
+                let keys = Set(old.keys).union(new.keys).sorted {
+                    $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars)
+                }
+                for key in keys {
                     let place = path + member(key, first: path.isEmpty)
                     switch (old[key], new[key]) {
                     case (let was?, let now?): steps.append(.compare(path: place, old: was, new: now))
@@ -118,11 +121,27 @@ public struct LaneChange: Sendable, Equatable, CustomStringConvertible {
         return try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
     }
 
+    /// `value` as compact JSON, an object's keys in the order of their Unicode scalar values
+    /// (as the lab's page orders them); a value's depth is at most 32, which `json` checked.
     private static func text(_ value: Any) -> String {
+        if let object = value as? [String: Any] {
+            let members = object.keys.sorted {
+                $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars)
+            }.map {
+                key in
+                var quoted: [UInt8] = []
+                appendJSONString(key, to: &quoted)
+                return String(decoding: quoted, as: UTF8.self) + ":" + text(object[key] ?? NSNull())
+            }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+        if let array = value as? [Any] {
+            return "[" + array.map(text).joined(separator: ",") + "]"
+        }
         guard
             let data = try? JSONSerialization.data(
                 withJSONObject: value,
-                options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]
+                options: [.fragmentsAllowed, .withoutEscapingSlashes]
             )
         else { return String(describing: value) }
         return String(decoding: data, as: UTF8.self)

@@ -261,10 +261,12 @@ struct RecordingIngestController {
             return
                 "A value's structure is at most \(LaneEncoding.labLimit) bytes of JSON; a recorder cuts larger ones."
         }
-        guard !JSONNesting.exceeds(bytes, limit: LaneEncoding.maximumDepth),
-            (try? JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed)) != nil
-        else {
-            return "A value's structure is JSON text nested at most \(LaneEncoding.maximumDepth) levels."
+        guard !JSONNesting.exceeds(bytes, limit: LaneEncoding.maximumDepth) else {
+            return
+                "A value's structure nests at most \(LaneEncoding.maximumDepth) levels of arrays and objects."
+        }
+        guard (try? JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed)) != nil else {
+            return "A value's structure is JSON text, and this is not."
         }
         return nil
     }

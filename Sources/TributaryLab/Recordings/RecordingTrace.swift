@@ -72,6 +72,12 @@ struct RecordingTrace {
             instant("value", key, category: "value", track: track, time: time, to: &bytes) { bytes in
                 bytes += Array(#""value":"#.utf8)
                 appendJSONString(event.value ?? "", to: &bytes)
+                // A structured value's JSON, checked as JSON when it was stored, as an object
+                // the trace viewer unfolds.
+                if let structure = event.structure {
+                    bytes += Array(#","json":"#.utf8)
+                    bytes += Array(structure.utf8)
+                }
             }
         case .finished, .failed, .cancelled:
             guard open.remove(key) != nil else { return }

@@ -3,6 +3,16 @@
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** Keys in the order of their Unicode scalar values, as the terminal orders them. */
+function byScalars(a, b) {
+  const [left, right] = [[...a], [...b]];
+  for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
+    const difference = left[index].codePointAt(0) - right[index].codePointAt(0);
+    if (difference !== 0) return difference;
+  }
+  return left.length - right.length;
+}
+
 /** A member's part of a path: `.name` for a plain name (`name` first), else `["…"]`. */
 function member(key, first) {
   if (/^[\p{L}_][\p{L}\p{N}_]*$/u.test(key)) return first ? key : `.${key}`;
@@ -13,7 +23,7 @@ function member(key, first) {
 export function jsonText(value) {
   if (Array.isArray(value)) return `[${value.map(jsonText).join(',')}]`;
   if (isObject(value)) {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${jsonText(value[key])}`).join(',')}}`;
+    return `{${Object.keys(value).sort(byScalars).map((key) => `${JSON.stringify(key)}:${jsonText(value[key])}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -32,7 +42,7 @@ export function changes(before, after) {
     const { path, old, new: now } = step;
     const steps = [];
     if (isObject(old) && isObject(now)) {
-      for (const key of [...new Set([...Object.keys(old), ...Object.keys(now)])].sort()) {
+      for (const key of [...new Set([...Object.keys(old), ...Object.keys(now)])].sort(byScalars)) {
         const place = path + member(key, path === '');
         const [had, has] = [Object.hasOwn(old, key), Object.hasOwn(now, key)];
         if (had && has) steps.push({ compare: true, path: place, old: old[key], new: now[key] });

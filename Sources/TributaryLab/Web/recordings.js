@@ -371,6 +371,11 @@ function renderRecording(main, navigate, id) {
   const linked = Number(new URLSearchParams(location.search).get('t'));
   let cursor = location.search.includes('t=') && Number.isFinite(linked) && linked >= 0 ? linked : null;
   if (cursor !== null) following = false;
+  // How far past the cursor an event still counts as at it: half a millisecond for a time read
+  // from a link or a pointer (a link keeps milliseconds, and times recorded as 1.4000000000000001
+  // are at 1.4), none for a cursor stepped onto an event's own time.
+  let slack = 0.0005;
+  const reach = () => (cursor ?? 0) + slack;
   // Whether the view has been brought to a cursor the link gave, once there are events.
   let placed = cursor === null;
 
@@ -387,7 +392,7 @@ function renderRecording(main, navigate, id) {
   const zoomOut = el('button', { class: 'secondary', type: 'button', 'aria-label': 'Zoom out', onclick: () => zoom(0.5) }, '−');
   const inputLane = el('select', { 'aria-label': 'Input lane' });
   const outputLane = el('select', { 'aria-label': 'Output lane' });
-  const testLink = el('a', { class: 'button secondary', download: 'RecordingTests.swift' }, 'Download test');
+  const testLink = el('a', { class: 'button secondary', download: 'RecordedLanesTests.swift' }, 'Download test');
   // The whole recording as one file to keep, send or import, and as a trace for Perfetto.
   const fileLink = el('a', { class: 'button secondary', href: `/api/recordings/${encodeURIComponent(id)}/export`, download: '' }, 'Download file');
   const traceLink = el('a', {
@@ -532,7 +537,7 @@ function renderRecording(main, navigate, id) {
       linkWritten = performance.now();
       if (gone) return;
       const query = new URLSearchParams(location.search);
-      if (cursor === null) query.delete('t'); else query.set('t', String(cursor));
+      if (cursor === null) query.delete('t'); else query.set('t', String(Math.round(cursor * 1000) / 1000));
       const search = query.toString();
       history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}`);
     };
@@ -540,9 +545,13 @@ function renderRecording(main, navigate, id) {
     if (wait <= 0) write(); else linkTimer = setTimeout(write, wait);
   }
 
-  /** Puts the time cursor at `t` (null removes it), keeps it in the link, and draws. */
-  function setCursor(t) {
-    cursor = t === null ? null : Math.round(t * 1000) / 1000;
+  /**
+   * Puts the time cursor at `t` (null removes it), keeps it in the link, and draws; `exact` for
+   * an event's own time, which takes no slack.
+   */
+  function setCursor(t, exact = false) {
+    cursor = t;
+    slack = exact ? 0 : 0.0005;
     keepInLink();
     if (cursor !== null && following) {
       following = false;
@@ -556,15 +565,15 @@ function renderRecording(main, navigate, id) {
   function step(by) {
     const events = lanes.ordered();
     if (events.length === 0) return;
-    let index = lanes.indexAt(cursor ?? 0);
+    let index = lanes.indexAt(reach());
     // Past events at the cursor's own time when stepping on, to the one before it when back.
-    if (by > 0) { while (index + 1 < events.length && events[index + 1].t <= (cursor ?? 0)) index += 1; index += 1; }
-    else if (index >= 0 && events[index].t >= (cursor ?? 0)) index -= 1;
+    if (by > 0) { while (index + 1 < events.length && events[index + 1].t <= reach()) index += 1; index += 1; }
+    else if (index >= 0 && events[index].t >= (cursor ?? 0) - slack) index -= 1;
     index = Math.min(Math.max(index, 0), events.length - 1);
     const t = events[index].t;
     const plot = Math.max(chart.clientWidth - LABEL - 10, 100) / pxPerSecond;
     if (t < viewStart || t > viewStart + plot) viewStart = Math.max(0, t - plot / 2);
-    setCursor(t);
+    setCursor(t, true);
   }
 
   /** Every lane's latest value and state at the cursor, and the change that led there. */
@@ -573,11 +582,11 @@ function renderRecording(main, navigate, id) {
       atCursor.querySelector('.cursor-state')?.remove();
       return;
     }
-    const index = lanes.indexAt(cursor);
+    const index = lanes.indexAt(reach());
     const change = index >= 0 ? lanes.ordered()[index] : null;
     const what = (event) => event.kind === 'value' ? `value ${valueText(event.value ?? '')}`
       : event.kind === 'failed' ? `failed: ${visible(event.error ?? '')}` : event.kind;
-    const rows = lanes.stateAt(cursor).map(({ name, latest, alive }) => el('tr', {},
+    const rows = lanes.stateAt(reach()).map(({ name, latest, alive }) => el('tr', {},
       el('th', { scope: 'row' }, visible(name)),
       el('td', {}, latest ? [el('code', {}, valueText(latest.value)), el('span', { class: 'meta' }, ` #${latest.subscription} at ${span(latest.t, 0.001)}`), ...wholeOf(latest)] : el('span', { class: 'meta' }, 'no value yet')),
       el('td', {}, alive.length ? `${alive.length} alive: ${alive.slice(0, 8).map((n) => `#${n}`).join(', ')}${alive.length > 8 ? '…' : ''}` : 'none alive')));
@@ -712,7 +721,7 @@ function renderRecording(main, navigate, id) {
           const lift = !dense && at - lastX < 9 ? -7 : 0;
           lastX = lift ? lastX : at;
           if (lift) lifted.push(at);
-          const said = value.more ? `${(value.more + 1).toLocaleString()} values to ${span(value.t, 0.001)}, the last ${valueText(value.value)}` : `${valueText(value.value)} at ${span(value.t)}`;
+          const said = value.more ? `${(value.more + 1).toLocaleString()} values to ${span(value.t, 0.001)}, the last ${valueText(value.value)}` : `${valueText(value.value)} at ${span(value.t, 0.001)}`;
           nodes.push(svg('circle', {
             cx: at, cy: y + lift, r: dense ? 3 : 6, class: dense ? 'marble dense' : 'marble', tabindex: 0, 'data-value': '',
             onclick: () => show({ lane: name, subscription: bar.subscription, t: value.t }, value.value, value),

@@ -296,6 +296,16 @@ struct Interleaved: Encodable {
                 #"- results[1]: {"id":2}"#,
             ]
         )
+        // Keys in the order of their Unicode scalars, as the lab's page orders them.
+        #expect(
+            LaneChange.changes(from: #"{"🙂":1,"count":1,"é":1}"#, to: #"{"🙂":2,"count":2,"é":2}"#)?
+                .map(\.description) == [#"~ count: 1 → 2"#, #"~ é: 1 → 2"#, #"~ ["🙂"]: 1 → 2"#]
+        )
+        #expect(
+            LaneChange.changes(from: #"{"a":{"🙂":"é","count":1}}"#, to: "{}")?.map(\.description) == [
+                #"- a: {"count":1,"🙂":"é"}"#
+            ]
+        )
         #expect(LaneChange.changes(from: "1", to: "1") == [])
         #expect(
             LaneChange.changes(from: "[1]", to: #"{"a":1}"#)?.map(\.description) == [
