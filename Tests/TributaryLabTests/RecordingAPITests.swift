@@ -309,7 +309,8 @@ struct RecordingIngestTests {
             let long = "\"" + String(repeating: "x", count: LaneEncoding.labLimit) + "\""
             let texts = [
                 value("{\"query\":"), value(deep), value(long), value("1", kind: .subscribed),
-                value("1", cut: true), value(nil, kind: .finished, cut: true),
+                value("1", cut: true), value(nil, kind: .finished, cut: true), value("[1,]"),
+                value("\u{FEFF}{}"),
             ]
             for text in texts { recorder.send(text) }
             try await waitUntil { recorder.invalidCodes.count == texts.count }
@@ -320,6 +321,7 @@ struct RecordingIngestTests {
                 paths == [
                     "$.events[0].structure", "$.events[0].structure", "$.events[0].structure",
                     "$.events[0].structure", "$.events[0].structure", "$.events[0].cut",
+                    "$.events[0].structure", "$.events[0].structure",
                 ]
             )
             let fits = String(repeating: "[", count: 32) + String(repeating: "]", count: 32)

@@ -117,7 +117,7 @@ public struct LaneChange: Sendable, Equatable, CustomStringConvertible {
 
     private static func json(_ text: String) -> Any? {
         let data = Data(text.utf8)
-        guard !JSONNesting.exceeds(data, limit: LaneEncoding.maximumDepth) else { return nil }
+        guard JSONGrammar.isValid(data, maximumDepth: LaneEncoding.maximumDepth) else { return nil }
         return try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
     }
 

@@ -29,9 +29,10 @@ struct RecordingFileReader {
     /// The lines read so far.
     private(set) var lines = 0
     private(set) var events = 0
-    private var lastTime = 0.0
-    /// Each subscription seen, by lane and number, and whether it has ended.
-    private var subscriptions: [Subscription: Bool] = [:]
+    /// Each subscription seen, by lane and number: whether it has ended, and when its latest
+    /// event happened. A subscription's events are in time order; a recording's need not be, as
+    /// several recorders storing into one recording interleave their times.
+    private var subscriptions: [Subscription: (ended: Bool, last: Double)] = [:]
 
     private struct Subscription: Hashable {
         var lane: String
@@ -75,23 +76,21 @@ struct RecordingFileReader {
         if let (problem, field) = RecordingIngestController.problem(with: event) {
             throw refusal("has an event the lab does not take: \(problem) (at $\(field))")
         }
-        guard event.t >= lastTime else {
-            throw refusal(
-                "happened at \(event.t) s, before the line above it (\(lastTime) s): events are in the order they happened."
-            )
-        }
         let key = Subscription(lane: event.lane, number: event.subscription)
         switch (event.kind, subscriptions[key]) {
         case (.subscribed, .some):
             throw refusal("begins subscription #\(event.subscription) of lane “\(event.lane)” a second time.")
-        case (_, true?):
+        case (_, let seen?) where seen.ended:
             throw refusal(
                 "goes on with subscription #\(event.subscription) of lane “\(event.lane)” after it ended."
             )
+        case (_, let seen?) where event.t < seen.last:
+            throw refusal(
+                "happened at \(event.t) s, before an earlier line of subscription #\(event.subscription) of lane “\(event.lane)” (\(seen.last) s): a subscription's events are in the order they happened."
+            )
         default:
-            subscriptions[key] = [.finished, .failed, .cancelled].contains(event.kind)
+            subscriptions[key] = ([.finished, .failed, .cancelled].contains(event.kind), event.t)
         }
-        lastTime = event.t
         events += 1
         return event
     }

@@ -265,7 +265,11 @@ struct RecordingIngestController {
             return
                 "A value's structure nests at most \(LaneEncoding.maximumDepth) levels of arrays and objects."
         }
-        guard (try? JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed)) != nil else {
+        // The grammar first, which JSONSerialization reads loosely (it takes `[1,]`); then
+        // JSONSerialization, for what the grammar allows and no reader can hold (`1e400`).
+        guard JSONGrammar.isValid(bytes, maximumDepth: LaneEncoding.maximumDepth),
+            (try? JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed)) != nil
+        else {
             return "A value's structure is JSON text, and this is not."
         }
         return nil

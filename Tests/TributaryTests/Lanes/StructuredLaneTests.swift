@@ -280,6 +280,25 @@ struct Interleaved: Encodable {
         )
     }
 
+    /// JSON as RFC 8259 writes it, which JSONSerialization reads more loosely than a browser.
+    @Test(arguments: [
+        ("1", true), (#"{"a":[1,2.5e-3,-0,true,false,null,"\u00e9\n"]}"#, true), (" [ ] ", true),
+        ("{}", true),
+        ("[1,]", false), (#"{"a":1,}"#, false), ("\u{FEFF}{}", false), ("01", false), ("1.", false),
+        (".5", false),
+        ("NaN", false), ("[1] 2", false), (#"{"a" 1}"#, false), (#"{1:2}"#, false), (#""\x""#, false),
+        (#""\u12""#, false), ("\"a\tb\"", false), ("", false), ("[", false), ("tru", false), ("1e", false),
+    ])
+    func readsTheGrammarAndNothingElse(text: String, valid: Bool) {
+        #expect(JSONGrammar.isValid(Array(text.utf8), maximumDepth: 32) == valid, "\(text)")
+    }
+
+    @Test func theGrammarBoundsNesting() {
+        let deep = String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
+        #expect(!JSONGrammar.isValid(Array(deep.utf8), maximumDepth: 32))
+        #expect(JSONGrammar.isValid(Array(deep.utf8), maximumDepth: 33))
+    }
+
     @Test func changesArePathsAddedRemovedAndChangedInReadingOrder() throws {
         let old =
             #"{"query":"s","results":[{"id":1,"title":"A"},{"id":2}],"error":"timeout","a key":1,"n":true}"#
