@@ -864,6 +864,19 @@ def sharing(run, first):
     run.step("share-offers-links-and-embed", first, offered)
 
 
+def ingest(driver, recording, events):
+    """Sends `events` into `recording` as a recorder does, from the page's own origin and session."""
+    answer = driver.execute_async_script("""
+        const [recording, batch, done] = arguments;
+        const socket = new WebSocket(`ws://${location.host}/api/recordings/${recording}/ingest?recorder=${crypto.randomUUID()}`);
+        let replies = 0;
+        socket.onopen = () => socket.send(JSON.stringify(batch));
+        socket.onmessage = (message) => { replies += 1; if (replies === 2) { socket.close(); done(message.data); } };
+        socket.onclose = (closing) => done(`closed ${closing.code}`);
+    """, recording, {"type": "events", "first": 0, "events": events, "dropped": 0})
+    assert '"stored"' in answer, answer
+
+
 def recordings(run, first, second):
     """The lab runs with --record: its news reader's lanes arrive live in the recording "lab news"."""
     base = run.base
@@ -953,15 +966,7 @@ def recordings(run, first, second):
                    event("words", 1, "finished", 3.0)]
         events.sort(key=lambda item: item["t"])
         first.get(base + "/recordings")
-        answer = first.execute_async_script("""
-            const [batch, done] = arguments;
-            const socket = new WebSocket(`ws://${location.host}/api/recordings/labels/ingest?recorder=${crypto.randomUUID()}`);
-            let replies = 0;
-            socket.onopen = () => socket.send(JSON.stringify(batch));
-            socket.onmessage = (message) => { replies += 1; if (replies === 2) { socket.close(); done(message.data); } };
-            socket.onclose = (closing) => done(`closed ${closing.code}`);
-        """, {"type": "events", "first": 0, "events": events, "dropped": 0})
-        assert '"stored"' in answer, answer
+        ingest(first, "labels", events)
         first.get(base + "/recordings")
         wait(first, lambda: first.find_element(By.LINK_TEXT, "labels")).click()
         wait(first, lambda: {"letters", "words"} <= set(lane_names(first)))
@@ -1047,15 +1052,7 @@ def recordings(run, first, second):
         events.append({"lane": "state", "subscription": 1, "kind": "value", "t": 2.0, "source": "Model.swift:9",
                        "value": "State(…)", "cut": True})
         first.get(base + "/recordings")
-        answer = first.execute_async_script("""
-            const [batch, done] = arguments;
-            const socket = new WebSocket(`ws://${location.host}/api/recordings/state/ingest?recorder=${crypto.randomUUID()}`);
-            let replies = 0;
-            socket.onopen = () => socket.send(JSON.stringify(batch));
-            socket.onmessage = (message) => { replies += 1; if (replies === 2) { socket.close(); done(message.data); } };
-            socket.onclose = (closing) => done(`closed ${closing.code}`);
-        """, {"type": "events", "first": 0, "events": events, "dropped": 0})
-        assert '"stored"' in answer, answer
+        ingest(first, "state", events)
         first.get(base + "/recordings")
         wait(first, lambda: first.find_element(By.LINK_TEXT, "state")).click()
         wait(first, lambda: "state" in lane_names(first))

@@ -17,13 +17,9 @@ struct RecordingsCommandTests {
         try #require(try TributaryCommand.parseAsRoot(arguments) as? Command)
     }
 
-    /// `show --diff`: under each value of a structured lane, what changed from the one before.
-    @Test func showsEachStructuredValueAsTheChangesFromTheOneBefore() async throws {
-        struct State: Encodable {
-            var query: String
-            var results: [String]
-            var error: String?
-        }
+    /// Runs a lab over a new SQLite file until `body` returns, handing it the lab's address and
+    /// token.
+    func withLab(_ body: @Sendable (_ url: URL, _ token: String) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "recordings-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let token = "recordings-token-0123456789"
@@ -31,7 +27,17 @@ struct RecordingsCommandTests {
             store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
             token: token
         )
-        try await server.withRunning { url in
+        try await server.withRunning { url in try await body(url, token) }
+    }
+
+    /// `show --diff`: under each value of a structured lane, what changed from the one before.
+    @Test func showsEachStructuredValueAsTheChangesFromTheOneBefore() async throws {
+        struct State: Encodable {
+            var query: String
+            var results: [String]
+            var error: String?
+        }
+        try await withLab { url, token in
             let recorder = LabLaneRecorder(lab: url, token: token, recording: "state")
             let states = PassthroughSubject<State, Never>()
             let cancellable = states.lane("state", encoding: .json, recorder: recorder).sink { _ in }
@@ -72,14 +78,7 @@ struct RecordingsCommandTests {
     }
 
     @Test func listsShowsAndTurnsARecordingIntoADocumentAndATest() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "recordings-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let token = "recordings-token-0123456789"
-        let server = LabServer(
-            store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
-            token: token
-        )
-        try await server.withRunning { url in
+        try await withLab { url, token in
             let recorder = LabLaneRecorder(lab: url, token: token, recording: "typing")
             let typed = PassthroughSubject<String, Never>()
             let cancellable = typed.lane("typed", recorder: recorder)

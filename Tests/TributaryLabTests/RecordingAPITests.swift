@@ -353,6 +353,50 @@ struct RecordingIngestTests {
         }
     }
 
+    /// A page of large structured values ends at 8 MiB, not at its count, and says where to
+    /// go on; paging to the end reads every event once.
+    @Test func aPageOfLargeValuesEndsAtItsBytes() async throws {
+        try await withLab { lab in
+            let id = try await lab.makeRecording("large values")
+            let recorder = LiveViewer(lab.ingest(id, recorder: UUID()))
+            try await waitUntil { recorder.storedNext == [0] }
+            let structure = "\"" + String(repeating: "x", count: 16_000) + "\""
+            let count = 1_200
+            for start in stride(from: 0, to: count, by: 200) {
+                let events = (start..<(start + 200)).map {
+                    RecordedLaneEvent(
+                        lane: "state",
+                        subscription: 1,
+                        kind: .value,
+                        value: "\($0)",
+                        t: Double($0),
+                        source: "",
+                        structure: structure
+                    )
+                }
+                recorder.send(batchText(first: start, events))
+                try await waitUntil { recorder.storedNext.last == start + 200 }
+            }
+            recorder.close()
+            var read: [String] = []
+            var after: Int?
+            var pages = 0
+            repeat {
+                let answer = try await lab.send(
+                    .get,
+                    "/api/recordings/\(id)" + (after.map { "?after=\($0)" } ?? "")
+                )
+                #expect(answer.body.count <= 9 << 20)
+                let page = try JSONDecoder().decode(RecordingPage.self, from: answer.body)
+                read += page.events.compactMap(\.value)
+                after = page.next
+                pages += 1
+            } while after != nil && pages < 10
+            #expect(pages >= 2)
+            #expect(read == (0..<count).map { "\($0)" })
+        }
+    }
+
     /// Lanes too large to replay are refused with a reason, not turned into a huge document or test.
     @Test func refusesToReplayLanesTooLargeToMakeIntoADocumentOrATest() async throws {
         try await withLab { lab in

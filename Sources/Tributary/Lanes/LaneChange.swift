@@ -29,10 +29,10 @@ public struct LaneChange: Sendable, Equatable, CustomStringConvertible {
         self.new = new
     }
 
-    /// `~ query: "s" → "sw"`, `+ results[0]: 1`, `- error: "timeout"`; values longer than 120
-    /// characters are shortened.
+    /// `~ query: "s" → "sw"`, `+ results[0]: 1`, `- error: "timeout"`; paths and values longer
+    /// than 120 characters are shortened.
     public var description: String {
-        let place = path.isEmpty ? "(the value)" : path
+        let place = path.isEmpty ? "(the value)" : Self.shortened(path)
         switch kind {
         case .added: return "+ \(place): \(Self.shortened(new ?? ""))"
         case .removed: return "- \(place): \(Self.shortened(old ?? ""))"

@@ -76,33 +76,63 @@ struct RecordingService: Sendable {
     /// Sends a new viewer its snapshot: the latest events that fit half its buffer. False when
     /// there is no such recording.
     func showSnapshot(of id: String, to viewer: Int, bufferBytes: Int) async -> Bool {
-        guard var slice = try? await store.latestEvents(id, limit: Self.snapshotEvents) else { return false }
-        let keep = Self.latest(of: slice.events, fitting: bufferBytes / 2)
-        if keep < slice.events.count {
-            slice.first += slice.events.count - keep
-            slice.events = Array(slice.events.suffix(keep))
+        // Read newest first, a thousand events at a time, until the snapshot's count or half the
+        // viewer's buffer is reached: 50,000 events of 16 KiB values would be 800 MB at once.
+        guard let newest = try? await store.latestEvents(id, limit: Self.readSize) else { return false }
+        var chunks: [[RecordedLaneEvent]] = []
+        var count = 0
+        var room = bufferBytes / 2
+        var first = newest.first + newest.events.count
+        var pending = newest
+        while true {
+            let (kept, bytes) = Self.latest(of: pending.events, fitting: room, atLeastOne: chunks.isEmpty)
+            if kept > 0 {
+                chunks.append(Array(pending.events.suffix(kept)))
+                count += kept
+                room -= bytes
+                first = pending.first + pending.events.count - kept
+            }
+            guard kept == pending.events.count, first > 0, count < Self.snapshotEvents else { break }
+            let from = max(0, first - min(Self.readSize, Self.snapshotEvents - count))
+            guard let older = try? await store.events(id, from: from, limit: first - from),
+                !older.events.isEmpty
+            else { break }
+            pending = older
         }
+        let slice = RecordingSlice(
+            recording: newest.recording,
+            first: first,
+            events: chunks.reversed().flatMap { $0 }
+        )
         if hub.show(slice, truncated: slice.first, to: viewer) {
             await catchUp(id, from: slice.first + slice.events.count)
         }
         return true
     }
 
-    /// How many of the latest `events` take at most `bytes` as JSON (at least one): each
-    /// measured as it is written, newest first, until the next would not fit.
-    static func latest(of events: [RecordedLaneEvent], fitting bytes: Int) -> Int {
+    /// How many of the latest `events` take at most `bytes` as JSON (at least one, when
+    /// `atLeastOne`), and the bytes they take: each measured as it is written, newest first,
+    /// until the next would not fit.
+    static func latest(
+        of events: [RecordedLaneEvent],
+        fitting bytes: Int,
+        atLeastOne: Bool = true
+    ) -> (count: Int, bytes: Int) {
         var total = 0
         var kept = 0
         var scratch: [UInt8] = []
         for event in events.reversed() {
             scratch.removeAll(keepingCapacity: true)
             event.appendJSON(to: &scratch)
+            guard total + scratch.count + 1 <= bytes || (kept == 0 && atLeastOne) else { break }
             total += scratch.count + 1
-            guard total <= bytes || kept == 0 else { break }
             kept += 1
         }
-        return kept
+        return (kept, total)
     }
+
+    /// How many events are read from the store at a time for a snapshot.
+    static let readSize = 1_000
 
     /// `name`, when it is one a recording may have; else a `400` that says why.
     static func checked(_ name: String) throws(LabError) -> String {

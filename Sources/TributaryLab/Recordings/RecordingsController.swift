@@ -19,6 +19,11 @@ struct RecordingsController {
 
     /// The most events a page holds, and how many it holds unless asked for fewer.
     static let pageSize = 10_000
+    /// The most bytes of events a page holds (at least one event): a page of large structured
+    /// values ends early, and its `next` says where to go on.
+    static let pageBytes = 8 << 20
+    /// How many events are read from the store at a time for a page.
+    static let readSize = 1_000
 
     /// The most recordings the list holds.
     static let listSize = 1_000
@@ -75,14 +80,36 @@ struct RecordingsController {
                 "after is the number of an event, as a page's next gives it."
             )
         }
-        let slice = try await service.store.events(id, from: after + 1, limit: limit)
-        let end = slice.first + slice.events.count
+        // Read a thousand events at a time, up to the page's limit or its bytes, whichever
+        // comes first: 10,000 events of 16 KiB values would be 160 MB.
+        var events: [RecordedLaneEvent] = []
+        var bytes = 0
+        var scratch: [UInt8] = []
+        var slice = try await service.store.events(id, from: after + 1, limit: min(Self.readSize, limit))
+        let first = slice.first
+        reading: while true {
+            for event in slice.events {
+                scratch.removeAll(keepingCapacity: true)
+                event.appendJSON(to: &scratch)
+                guard bytes + scratch.count <= Self.pageBytes || events.isEmpty else { break reading }
+                bytes += scratch.count + 1
+                events.append(event)
+            }
+            let end = slice.first + slice.events.count
+            guard events.count < limit, !slice.events.isEmpty, end < slice.recording.events else { break }
+            slice = try await service.store.events(
+                id,
+                from: end,
+                limit: min(Self.readSize, limit - events.count)
+            )
+        }
+        let end = first + events.count
         let page = RecordingPage(
             id: slice.recording.id,
             name: slice.recording.name,
             dropped: slice.recording.dropped,
-            events: slice.events,
-            next: end < slice.recording.events && !slice.events.isEmpty ? end - 1 : nil
+            events: events,
+            next: end < slice.recording.events && !events.isEmpty ? end - 1 : nil
         )
         return LabJSON.response(page)
     }

@@ -69,7 +69,7 @@ export function changes(before, after) {
 /** A change as one line: `~ query: "s" → "sw"`, `+ results[0]: 1`, `- error: "timeout"`. */
 export function changeLine(change, most = 120) {
   const short = (text) => ([...text].length > most ? `${[...text].slice(0, most - 1).join('')}…` : text);
-  const place = change.path === '' ? '(the value)' : change.path;
+  const place = change.path === '' ? '(the value)' : short(change.path);
   if (change.kind === 'added') return `+ ${place}: ${short(change.new)}`;
   if (change.kind === 'removed') return `- ${place}: ${short(change.old)}`;
   return `~ ${place}: ${short(change.old)} → ${short(change.new)}`;

@@ -316,7 +316,11 @@ function inView(values, from, to, x, plot) {
 /** A structured value's JSON, or `null` when it has none or it does not read. */
 function parsed(item) {
   if (typeof item?.structure !== 'string') return null;
-  try { return { value: JSON.parse(item.structure) }; } catch { return null; }
+  // Read once: a cursor stepping through many lanes shows their values again and again.
+  if (item.read === undefined) {
+    try { item.read = { value: JSON.parse(item.structure) }; } catch { item.read = null; }
+  }
+  return item.read;
 }
 
 /**
@@ -333,7 +337,7 @@ function structureOf(item) {
   const then = parsed(before);
   if (!then) {
     const why = !before ? 'The first value of its subscription' : before.cut ? 'The value before was cut, so this one whole' : 'The value before kept no structure, so this one whole';
-    return [el('p', { class: 'diff-note' }, `${why}:`), el('pre', { class: 'diff-whole' }, JSON.stringify(now.value, null, 2))];
+    return [el('p', { class: 'diff-note' }, `${why}:`), el('pre', { class: 'diff-whole' }, visible(JSON.stringify(now.value, null, 2)))];
   }
   const found = changes(then.value, now.value);
   if (found.length === 0) return [el('p', { class: 'diff-note' }, 'Unchanged from the value before.')];
@@ -346,10 +350,23 @@ function structureOf(item) {
   ];
 }
 
-/** A structured value whole, folded under its description. */
-function wholeOf(item) {
+/**
+ * A structured value whole, folded under its description and written out only when unfolded;
+ * `unfolded` keeps which lanes' are, as the cursor's table is drawn again at each step.
+ */
+function wholeOf(item, lane, unfolded) {
   const read = parsed(item);
-  return read ? [el('details', { class: 'whole' }, el('summary', {}, 'as JSON'), el('pre', { class: 'diff-whole' }, JSON.stringify(read.value, null, 2)))] : [];
+  if (!read) return [];
+  const fill = (details) => {
+    if (details.open && !details.querySelector('pre')) details.append(el('pre', { class: 'diff-whole' }, visible(JSON.stringify(read.value, null, 2))));
+  };
+  const details = el('details', { class: 'whole' }, el('summary', {}, 'as JSON'));
+  details.addEventListener('toggle', () => {
+    if (details.open) unfolded.add(lane); else unfolded.delete(lane);
+    fill(details);
+  });
+  if (unfolded.has(lane)) { details.open = true; fill(details); }
+  return [details];
 }
 
 function renderRecording(main, navigate, id) {
@@ -367,9 +384,12 @@ function renderRecording(main, navigate, id) {
   // What the last paint drew: its view, and the cursor's line, which a cursor's move alone
   // moves without drawing the rest again.
   let painted = null;
+  // The lanes whose latest value is unfolded "as JSON" at the cursor.
+  const unfolded = new Set();
   // The time cursor, in the recording's seconds: null when none is set. A link keeps it (?t=).
   const linked = Number(new URLSearchParams(location.search).get('t'));
-  let cursor = location.search.includes('t=') && Number.isFinite(linked) && linked >= 0 ? linked : null;
+  // A time past any recording's (the lab takes none after 1e9 s) is no cursor.
+  let cursor = location.search.includes('t=') && Number.isFinite(linked) && linked >= 0 && linked <= 1e9 ? linked : null;
   if (cursor !== null) following = false;
   // How far past the cursor an event still counts as at it: half a millisecond for a time read
   // from a link or a pointer (a link keeps milliseconds, and times recorded as 1.4000000000000001
@@ -588,14 +608,14 @@ function renderRecording(main, navigate, id) {
       : event.kind === 'failed' ? `failed: ${visible(event.error ?? '')}` : event.kind;
     const rows = lanes.stateAt(reach()).map(({ name, latest, alive }) => el('tr', {},
       el('th', { scope: 'row' }, visible(name)),
-      el('td', {}, latest ? [el('code', {}, valueText(latest.value)), el('span', { class: 'meta' }, ` #${latest.subscription} at ${span(latest.t, 0.001)}`), ...wholeOf(latest)] : el('span', { class: 'meta' }, 'no value yet')),
+      el('td', {}, latest ? [el('code', {}, valueText(latest.value)), el('span', { class: 'meta' }, ` #${latest.subscription} at ${span(latest.t, 0.001)}`), ...wholeOf(latest, name, unfolded)] : el('span', { class: 'meta' }, 'no value yet')),
       el('td', {}, alive.length ? `${alive.length} alive: ${alive.slice(0, 8).map((n) => `#${n}`).join(', ')}${alive.length > 8 ? '…' : ''}` : 'none alive')));
     atCursor.querySelector('.cursor-state')?.remove();
     atCursor.append(el('div', { class: 'cursor-state' },
       el('h2', {}, `At ${span(cursor, 0.001)}`),
       el('p', { id: 'cursor-change' }, change
         ? ['The change that led here: ', el('strong', {}, visible(change.lane)), ` #${change.subscription} ${what(change)} at ${span(change.t, 0.001)}.`]
-        : 'Nothing had happened yet.'),
+        : recording.truncated ? `Nothing drawn had happened yet: the ${recording.truncated.toLocaleString()} events before the latest are not drawn.` : 'Nothing had happened yet.'),
       ...structureOf(change?.item),
       el('table', { class: 'cursor-lanes' },
         el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Lane'), el('th', { scope: 'col' }, 'Latest value'), el('th', { scope: 'col' }, 'Subscriptions'))),
@@ -660,7 +680,10 @@ function renderRecording(main, navigate, id) {
     const rough = 100 / pxPerSecond;
     const magnitude = 10 ** Math.floor(Math.log10(rough));
     const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough) ?? rough;
-    for (let t = Math.ceil(viewStart / step) * step; t <= viewEnd; t += step) {
+    // Counted, not summed: past 2^53 microseconds a sum of steps stops moving.
+    const firstTick = Math.ceil(viewStart / step);
+    for (let tick = 0; tick < 200 && (firstTick + tick) * step <= viewEnd; tick += 1) {
+      const t = (firstTick + tick) * step;
       nodes.push(svg('line', { x1: x(t), x2: x(t), y1: 20, y2: '100%', class: 'grid' }));
       nodes.push(svg('text', { x: x(t) + 3, y: 14, class: 'axis' }, span(Number(t.toFixed(6)), step)));
     }
