@@ -101,7 +101,7 @@ struct LabLaneRecorderIngestTests {
             subject.send(["query": ["sw"], "results": ["Swift 6"]])
             subject.send(["query": Array(repeating: String(repeating: "x", count: 100), count: 200)])
             cancellable.cancel()
-            try await recorder.flush()
+            try await recorder.flush(timeout: .seconds(240))
 
             let client = client(lab)
             let summary = try #require(try await client.recordings().first { $0.name == "state" })
@@ -198,7 +198,9 @@ struct LabLaneRecorderIngestTests {
             let cancellable = subject.lane("", recorder: recorder).sink { _ in }
             for _ in 0..<1_000 { subject.send(long) }
             cancellable.cancel()
-            try await recorder.flush()
+            // 16 MB through the lab: on a machine whose cores are busy elsewhere this takes its
+            // time, so the limit here is only for a hang.
+            try await recorder.flush(timeout: .seconds(240))
             #expect(recorder.dropped == 0)
             let id = try #require(try await client(lab).recordings().first { $0.name == "long values" }?.id)
             let events = try await client(lab).recording(id).events
