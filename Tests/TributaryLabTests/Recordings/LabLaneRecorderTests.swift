@@ -129,7 +129,7 @@ struct LabLaneRecorderIngestTests {
                 subject.send(completion: .finished)
                 cancellable.cancel()
             }
-            try await recorder.flush()
+            try await recorder.flush(timeout: .seconds(240))
             #expect(recorder.dropped == 0)
             let client = client(lab)
             let id = try #require(try await client.recordings().first { $0.name == "threads" }?.id)
