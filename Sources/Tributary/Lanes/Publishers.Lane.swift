@@ -136,15 +136,15 @@ extension Publisher where Output: Encodable & CustomStringConvertible {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Publishers.Lane<Self> {
-        var lane = Publishers.Lane(
-            upstream: self,
-            name: name,
+        var lane = lane(
+            name,
+            encoding: encoding,
             filter: filter,
             recorder: recorder,
-            source: "\(file):\(line)",
+            file: file,
+            line: line,
             describe: { $0.description }
         )
-        lane.structure = { encoding.structure(of: $0) }
         lane.structureIsDescription = LaneEncoding.describesAsJSON(Output.self) && encoding.limit >= 40
         return lane
     }

@@ -251,7 +251,6 @@ class Lanes {
   /** A lane's bars, each given a row so bars that overlap in time never share one. */
   rows(name) {
     // Kept until the next event: a cursor's frames and a pan's draw the same rows.
-    this.rowsCache ??= new Map();
     const kept = this.rowsCache.get(name);
     if (kept && kept.count === this.count) return kept.rows;
     const rows = this.placeRows(name);
