@@ -268,6 +268,10 @@ let package = Package(
             path: "Tests/TributaryTestSupport"
         ),
         .testTarget(
+            name: "TributaryLabWireTests",
+            dependencies: ["TributaryLabWire", "TributaryStreams"]
+        ),
+        .testTarget(
             name: "TributaryCLITests",
             dependencies: [
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -276,6 +280,7 @@ let package = Package(
                 "HackerNews",
                 "TMDb",
                 "TributaryLab",
+                "TributaryLabWire",
                 "NewsAPI",
                 "NewsSandbox",
                 "TributaryCLI",

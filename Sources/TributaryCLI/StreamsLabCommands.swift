@@ -1,10 +1,11 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import HTTPTypes
 import Tributary
 import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryLabClient
+public import TributaryLabWire
 import TributaryStreams
 
 extension StreamsCommand {
@@ -60,11 +61,17 @@ extension StreamsCommand {
             do {
                 return try await withClient(body)
             } catch let error as APIError where error.status == .unauthorized {
-                console.note(
-                    "error: The lab at \(labText) refused the token of --token or TRIBUTARY_LAB_TOKEN: give the one in the link `tributary lab` printed."
-                )
-                throw ExitCode.failure
+                throw refused(console)
+            } catch LabSaveError.failed(let error) where error.status == .unauthorized {
+                throw refused(console)
             }
+        }
+
+        private func refused(_ console: Console) -> ExitCode {
+            console.note(
+                "error: The lab at \(labText) refused the token of --token or TRIBUTARY_LAB_TOKEN: give the one in the link `tributary lab` printed."
+            )
+            return ExitCode.failure
         }
     }
 
@@ -83,7 +90,7 @@ extension StreamsCommand {
         var file: String
 
         @Option(help: "The id of a document to save a new version of.")
-        var id: String?
+        var id: DocumentID?
 
         @Option(name: .customLong("base-version"), help: "The version the file was based on.")
         var baseVersion: Int?
@@ -140,18 +147,9 @@ extension StreamsCommand {
                     // The file now stands for the version saved, so that it can be pushed again.
                     try? pulled.replace(with: Pulled(id: id, version: shared.version), in: file)
                 }
-            } catch let error as APIError where error.status == .preconditionFailed && !force {
-                var current: Int?
-                if case .unacceptableStatus(let response, let body, _) = error.kind {
-                    // The lab names the current version in the answer's ETag, and in its body.
-                    current =
-                        response.headerFields[.eTag].flatMap {
-                            Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "W/\"")))
-                        }
-                        ?? Pulled.current(body)
-                }
+            } catch LabSaveError.conflict(let current) where !force {
                 console.note(
-                    "error: \(id) is at version \(current.map(String.init) ?? "a newer one") now, and this file is based on version \(base ?? 0): someone saved since. Pull it again and merge, or push with --force to save over their version."
+                    "error: \(id) is at version \(current.version) now, and this file is based on version \(base ?? 0): someone saved since. Pull it again and merge, or push with --force to save over their version."
                 )
                 throw ExitCode.failure
             }
@@ -169,7 +167,7 @@ extension StreamsCommand {
         )
 
         @Argument(help: "The document's id.")
-        var id: String
+        var id: DocumentID
 
         @Option(help: "A file to write the JSON to, instead of standard output.")
         var output: String?
@@ -201,7 +199,7 @@ extension StreamsCommand {
 
     /// The lab's note in a pulled file: which document and version it is.
     struct Pulled: Codable, Equatable {
-        var id: String
+        var id: DocumentID
         var version: Int
 
         private struct Holder: Codable { var lab: Pulled }
@@ -211,17 +209,11 @@ extension StreamsCommand {
             encoder.outputFormatting = [.sortedKeys]
             return encoder
         }()
-        private struct Current: Decodable { var version: Int }
 
         /// The note in the JSON file at `path`, if it has one.
         static func read(from path: String) -> Pulled? {
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
             return (try? JSONDecoder().decode(Holder.self, from: data))?.lab
-        }
-
-        /// The version of the document a `412` answer carries.
-        static func current(_ body: Data) -> Int? {
-            (try? JSONDecoder().decode(Current.self, from: body))?.version
         }
 
         /// `json`, an encoded document, with this note as its first member.
@@ -261,7 +253,7 @@ extension StreamsCommand {
         )
 
         @Argument(help: "The document's id.")
-        var id: String
+        var id: DocumentID
 
         @OptionGroup var options: LabOptions
 
@@ -285,7 +277,7 @@ extension StreamsCommand {
                 for await version in versions {
                     switch version {
                     case .success(let shared):
-                        console.print("\(shared.document.name ?? shared.id), version \(shared.version):")
+                        console.print("\(shared.title), version \(shared.version):")
                         do {
                             let timeline = try StreamRunner().run(shared.document)
                             console.print(try TextLanes.render(timeline, document: shared.document))
@@ -300,4 +292,11 @@ extension StreamsCommand {
             }
         }
     }
+}
+
+/// An id on the command line: 22 URL-safe characters, or a usage error saying so.
+extension DocumentID: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+
+    public static var defaultCompletionKind: CompletionKind { .default }
 }

@@ -4,34 +4,15 @@ import HummingbirdWSClient
 import Logging
 public import Tributary
 public import TributaryHTTP
-import TributaryLabWire
+public import TributaryLabWire
 public import TributaryStreams
-
-/// A version of a shared document, as the lab holds it.
-public struct SharedDocument: Sendable, Hashable {
-    /// The document's id, which is its share link.
-    public var id: String
-    /// The version, counting saves from 1.
-    public var version: Int
-    /// Who saved this version, when the lab said.
-    public var author: String?
-    /// The document.
-    public var document: StreamDocument
-
-    public init(id: String, version: Int, author: String?, document: StreamDocument) {
-        self.id = id
-        self.version = version
-        self.author = author
-        self.document = document
-    }
-}
 
 /// Why a live document ended.
 public enum LiveDocumentError: Error, Sendable, CustomStringConvertible {
     /// The document was deleted.
-    case deleted(id: String)
+    case deleted(id: DocumentID)
     /// The lab has no such document.
-    case notFound(id: String)
+    case notFound(id: DocumentID)
 
     public var description: String {
         switch self {
@@ -57,12 +38,14 @@ public struct LabClient: Sendable {
     /// envelope.
     static let maximumMessageSize = (1 << 20) + (64 << 10)
 
-    /// The client of the JSON API.
-    public var api: APIClient
     /// The lab's base URL.
     public var baseURL: URL
     /// The token writes need; reads need only a document's id.
     public var token: String?
+    /// What carries the requests.
+    public var transport: any HTTPTransporting
+    /// When a failed request is tried again.
+    public var retryPolicy: RetryPolicy
 
     public init(
         baseURL: URL,
@@ -72,37 +55,76 @@ public struct LabClient: Sendable {
     ) {
         self.baseURL = baseURL
         self.token = token
-        api = APIClient(
+        self.transport = transport
+        self.retryPolicy = retryPolicy
+    }
+
+    /// The client of the JSON API, made from ``baseURL``, ``token``, ``transport`` and
+    /// ``retryPolicy`` as they are when it is asked for, so that a change to any of them
+    /// reaches every call, REST and live alike.
+    public var api: APIClient {
+        APIClient(
             baseURL: baseURL,
             transport: transport,
             middleware: token.map { [Authentication(.bearer($0))] } ?? [],
-            retryPolicy: retryPolicy
+            retryPolicy: retryPolicy,
+            decoder: LabJSON.decoder
         )
     }
 
     /// Stores `document` as a new shared document.
     public func create(_ document: StreamDocument) async throws(APIError) -> SharedDocument {
-        try await api.send(Request<Body>("api/streams", method: .post, body: .json(document))).shared
+        try await api.send(Request<SharedDocument>("api/streams", method: .post, body: .json(document)))
     }
 
     /// The latest version of a document.
-    public func document(_ id: String) async throws(APIError) -> SharedDocument {
-        try await api.send(Request<Body>(.path("api/streams/\(id)"))).shared
+    public func document(_ id: DocumentID) async throws(APIError) -> SharedDocument {
+        try await api.send(Request<SharedDocument>(.path("api/streams/\(id)")))
     }
 
-    /// Saves `document` as the version after `baseVersion`; a stale base fails with status 412.
+    /// One version of a document, as it was saved.
+    public func document(_ id: DocumentID, version: Int) async throws(APIError) -> SharedDocument {
+        try await api.send(Request<SharedDocument>(.path("api/streams/\(id)/versions/\(version)")))
+    }
+
+    /// Every version of a document, oldest first, without the documents.
+    public func versions(of id: DocumentID) async throws(APIError) -> [DocumentVersion] {
+        try await api.send(Request<DocumentVersions>(.path("api/streams/\(id)/versions"))).versions
+    }
+
+    /// A page of the documents, most recently saved first; pass the page's `nextCursor` as
+    /// `cursor` for the next.
+    public func documents(limit: Int = 20, cursor: String? = nil) async throws(APIError) -> DocumentList {
+        var query = [URLQueryItem(name: "limit", value: String(limit))]
+        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+        return try await api.send(Request<DocumentList>("api/streams", query: query))
+    }
+
+    /// Saves `document` as the version after `baseVersion`.
+    ///
+    /// When someone saved a newer version meanwhile, nothing is saved and the error is
+    /// ``LabSaveError/conflict(current:)`` with the document as it is now, to merge with.
     public func save(
-        _ id: String,
+        _ id: DocumentID,
         document: StreamDocument,
         baseVersion: Int
-    ) async throws(APIError) -> SharedDocument {
-        var request = Request<Body>(.path("api/streams/\(id)"), method: .put, body: .json(document))
+    ) async throws(LabSaveError) -> SharedDocument {
+        var request = Request<SharedDocument>(.path("api/streams/\(id)"), method: .put, body: .json(document))
         request.headers[.ifMatch] = "\"\(baseVersion)\""
-        return try await api.send(request).shared
+        do {
+            return try await api.send(request)
+        } catch {
+            if case .unacceptableStatus(let response, let body, _) = error.kind, response.status.code == 412,
+                let current = try? LabJSON.decoder.decode(SharedDocument.self, from: body)
+            {
+                throw .conflict(current: current)
+            }
+            throw .failed(error)
+        }
     }
 
     /// Deletes a document.
-    public func delete(_ id: String) async throws(APIError) {
+    public func delete(_ id: DocumentID) async throws(APIError) {
         try await api.send(Request<Void>(.path("api/streams/\(id)"), method: .delete))
     }
 
@@ -112,11 +134,7 @@ public struct LabClient: Sendable {
     /// When it drops — the network, a restart of the lab — it is made again after a pause that
     /// grows from 0.2 s to 5 s, and resumes from the version last published, so no version is
     /// published twice. It fails when the document is deleted or does not exist.
-    public func live(_ id: String) -> AnyPublisher<SharedDocument, LiveDocumentError> {
-        // No id of another form could ever be found.
-        guard DocumentID.isWellFormed(id) else {
-            return Fail(error: .notFound(id: id)).eraseToAnyPublisher()
-        }
+    public func live(_ id: DocumentID) -> AnyPublisher<SharedDocument, LiveDocumentError> {
         let url = liveURL(id)
         return AsyncEventsPublisher { send throws(LiveDocumentError) in
             try await LiveConnection.follow(id: id, url: url, send: send)
@@ -126,7 +144,7 @@ public struct LabClient: Sendable {
 
     /// The live connection's address. Following a document only reads it, so the connection
     /// carries no credential: the token never travels where it is not needed, nor in a URL.
-    func liveURL(_ id: String) -> String {
+    func liveURL(_ id: DocumentID) -> String {
         var components = URLComponents(
             url: baseURL.appending(path: "api/streams/\(id)/live"),
             resolvingAgainstBaseURL: true
@@ -134,16 +152,20 @@ public struct LabClient: Sendable {
         components?.scheme = baseURL.scheme == "https" ? "wss" : "ws"
         return components?.string ?? ""
     }
+}
 
-    /// What the API answers for a document.
-    struct Body: Decodable, Sendable {
-        var id: String
-        var version: Int
-        var author: String?
-        var document: StreamDocument
+/// Why a save failed.
+public enum LabSaveError: Error, Sendable, CustomStringConvertible {
+    /// Someone saved a newer version than the save's base; `current` is the document now.
+    case conflict(current: SharedDocument)
+    /// The request failed: the network, the token, an invalid document.
+    case failed(APIError)
 
-        var shared: SharedDocument {
-            SharedDocument(id: id, version: version, author: author, document: document)
+    public var description: String {
+        switch self {
+        case .conflict(let current):
+            "Someone saved version \(current.version) meanwhile; nothing was saved."
+        case .failed(let error): error.description
         }
     }
 }
@@ -153,7 +175,7 @@ enum LiveConnection {
     /// Sends the document's versions to `send` until the task is cancelled; throws when the
     /// document is deleted.
     static func follow(
-        id: String,
+        id: DocumentID,
         url: String,
         send: @escaping @Sendable (SharedDocument) -> Void
     ) async throws(LiveDocumentError) {
@@ -187,11 +209,9 @@ enum LiveConnection {
                 for try await message in inbound.messages(maxSize: 4 << 20) {
                     guard case .text(let text) = message else { continue }
                     heard.withLock { $0 = true }
-                    switch try? JSONDecoder().decode(LiveServerMessage.self, from: Data(text.utf8)) {
-                    case .snapshot(let version, let document, _)?:
-                        publish(SharedDocument(id: id, version: version, author: nil, document: document))
-                    case .saved(let version, let document, let author)?:
-                        publish(SharedDocument(id: id, version: version, author: author, document: document))
+                    switch try? LabJSON.decoder.decode(LiveServerMessage.self, from: Data(text.utf8)) {
+                    case .snapshot(let shared, _)?, .saved(let shared)?:
+                        publish(shared)
                     case .deleted?:
                         ending.withLock { $0 = .deleted(id: id) }
                         return

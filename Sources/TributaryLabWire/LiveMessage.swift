@@ -3,8 +3,8 @@ public import TributaryStreams
 /// What the lab sends a viewer of `GET /api/streams/{id}/live`, as JSON text with a `type`.
 ///
 /// ```json
-/// {"type":"snapshot","version":3,"document":{…},"viewers":2}
-/// {"type":"saved","version":4,"document":{…},"author":"ada"}
+/// {"type":"snapshot","id":"…","version":3,"updatedAt":"…","author":"ada","document":{…},"viewers":2}
+/// {"type":"saved","id":"…","version":4,"updatedAt":"…","author":"ada","document":{…}}
 /// {"type":"presence","viewers":3,"names":["Ada","Grace"]}
 /// ```
 ///
@@ -12,35 +12,20 @@ public import TributaryStreams
 public enum LiveServerMessage: Sendable, Equatable {
     /// The document as it is when the viewer joins, or when it resumes behind; how many view it
     /// comes with it or in the `presence` that follows.
-    case snapshot(version: Int, document: StreamDocument, viewers: Int?)
+    case snapshot(SharedDocument, viewers: Int?)
     /// Someone saved a new version.
-    case saved(version: Int, document: StreamDocument, author: String)
-    /// The viewer's save was based on an older version than `version`, which is the document now.
-    case conflict(version: Int, document: StreamDocument)
+    case saved(SharedDocument)
+    /// The viewer's save was based on an older version than the one given, which is the
+    /// document now.
+    case conflict(SharedDocument)
     /// The viewer's message was refused, and nothing changed.
-    case invalid(LiveProblem)
+    case invalid(LabProblem)
     /// How many view the document now, and the names of those who gave one.
     case presence(viewers: Int, names: [String])
     /// The document was deleted; the connection ends.
     case deleted
     /// There is no such document; the connection ends.
     case notFound
-}
-
-/// Why the lab refused a message, with the JSON path of the problem where there is one.
-public struct LiveProblem: Sendable, Equatable, Codable {
-    /// A stable word for the kind of problem, such as `invalidDocument`.
-    public var code: String
-    /// A sentence a person can act on.
-    public var message: String
-    /// Where in the document, as `$.streams[0].items`, when the problem has a place.
-    public var path: String?
-
-    public init(code: String, message: String, path: String? = nil) {
-        self.code = code
-        self.message = message
-        self.path = path
-    }
 }
 
 /// What a viewer sends the lab on a live connection.
@@ -56,31 +41,22 @@ public enum LiveClientMessage: Sendable, Equatable {
 
 extension LiveServerMessage: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, version, document, viewers, author, error, names
+        case type, viewers, error, names
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
         switch type {
+        // A document's fields sit beside `type`, as in the REST API's answers.
         case "snapshot":
             self = .snapshot(
-                version: try container.decode(Int.self, forKey: .version),
-                document: try container.decode(StreamDocument.self, forKey: .document),
+                try SharedDocument(from: decoder),
                 viewers: try container.decodeIfPresent(Int.self, forKey: .viewers)
             )
-        case "saved":
-            self = .saved(
-                version: try container.decode(Int.self, forKey: .version),
-                document: try container.decode(StreamDocument.self, forKey: .document),
-                author: try container.decodeIfPresent(String.self, forKey: .author) ?? ""
-            )
-        case "conflict":
-            self = .conflict(
-                version: try container.decode(Int.self, forKey: .version),
-                document: try container.decode(StreamDocument.self, forKey: .document)
-            )
-        case "invalid": self = .invalid(try container.decode(LiveProblem.self, forKey: .error))
+        case "saved": self = .saved(try SharedDocument(from: decoder))
+        case "conflict": self = .conflict(try SharedDocument(from: decoder))
+        case "invalid": self = .invalid(try container.decode(LabProblem.self, forKey: .error))
         case "presence":
             self = .presence(
                 viewers: try container.decode(Int.self, forKey: .viewers),
@@ -100,20 +76,16 @@ extension LiveServerMessage: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .snapshot(let version, let document, let viewers):
+        case .snapshot(let shared, let viewers):
             try container.encode("snapshot", forKey: .type)
-            try container.encode(version, forKey: .version)
-            try container.encode(document, forKey: .document)
+            try shared.encode(to: encoder)
             try container.encodeIfPresent(viewers, forKey: .viewers)
-        case .saved(let version, let document, let author):
+        case .saved(let shared):
             try container.encode("saved", forKey: .type)
-            try container.encode(version, forKey: .version)
-            try container.encode(document, forKey: .document)
-            try container.encode(author, forKey: .author)
-        case .conflict(let version, let document):
+            try shared.encode(to: encoder)
+        case .conflict(let shared):
             try container.encode("conflict", forKey: .type)
-            try container.encode(version, forKey: .version)
-            try container.encode(document, forKey: .document)
+            try shared.encode(to: encoder)
         case .invalid(let problem):
             try container.encode("invalid", forKey: .type)
             try container.encode(problem, forKey: .error)

@@ -135,9 +135,9 @@ public enum RecordingIngestReply: Sendable, Equatable {
     /// and after each batch is stored.
     case stored(recording: String, next: Int)
     /// The batch was refused and nothing of it stored.
-    case invalid(LiveProblem)
+    case invalid(LabProblem)
     /// The recording is at its cap; it holds this recorder's events below `next` and takes no more.
-    case full(recording: String, next: Int, problem: LiveProblem)
+    case full(recording: String, next: Int, problem: LabProblem)
 }
 
 extension RecordingIngestReply: Codable {
@@ -154,12 +154,12 @@ extension RecordingIngestReply: Codable {
                 recording: try container.decode(String.self, forKey: .recording),
                 next: try container.decode(Int.self, forKey: .next)
             )
-        case "invalid": self = .invalid(try container.decode(LiveProblem.self, forKey: .error))
+        case "invalid": self = .invalid(try container.decode(LabProblem.self, forKey: .error))
         case "full":
             self = .full(
                 recording: try container.decode(String.self, forKey: .recording),
                 next: try container.decode(Int.self, forKey: .next),
-                problem: try container.decode(LiveProblem.self, forKey: .error)
+                problem: try container.decode(LabProblem.self, forKey: .error)
             )
         default:
             throw DecodingError.dataCorruptedError(

@@ -249,7 +249,10 @@ struct JSONOutputTests {
             )
             let body = String(decoding: try document.encoded(), as: UTF8.self)
             let server = FixtureServer([
-                "api/streams/abc": (200, #"{"id":"abc","version":1,"author":null,"document":\#(body)}"#),
+                "api/streams/Qm9vbGVhbnNBcmVGdW4xMg": (
+                    200,
+                    #"{"id":"Qm9vbGVhbnNBcmVGdW4xMg","version":1,"author":"ada","updatedAt":"2026-01-01T00:00:00.000Z","document":\#(body)}"#
+                ),
                 "api/recordings": (
                     200,
                     #"{"recordings":[{"id":"r1","name":"n\#(escape(scalar))","events":1,"dropped":0,"updatedAt":"2026-01-01T00:00:00Z"}]}"#
@@ -259,7 +262,8 @@ struct JSONOutputTests {
                 let lab = ["--lab", url.absoluteString]
                 let pulled = CapturedConsole()
                 var pull = try #require(
-                    try TributaryCommand.parseAsRoot(["streams", "pull", "abc"] + lab) as? StreamsCommand.Pull
+                    try TributaryCommand.parseAsRoot(["streams", "pull", "Qm9vbGVhbnNBcmVGdW4xMg"] + lab)
+                        as? StreamsCommand.Pull
                 )
                 pull.options.environment = [:]
                 try await pull.execute(console: pulled.console)

@@ -5,6 +5,7 @@ import Tributary
 import TributaryAsyncHTTPClient
 import TributaryLab
 import TributaryLabClient
+import TributaryLabWire
 import TributaryStreams
 import TributaryTestSupport
 
@@ -155,7 +156,9 @@ struct RecordingsCommandTests {
                 as: RecordingsCommand.Document.self
             )
             .execute(console: made.console)
-            let documentID = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let documentID = try #require(
+                DocumentID(made.output.trimmingCharacters(in: .whitespacesAndNewlines))
+            )
             let document = try await AsyncHTTPClientTransport.withTransport { transport in
                 try await LabClient(baseURL: url, token: token, transport: transport).document(documentID)
                     .document

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import TributaryLab
+import TributaryLabWire
 import TributaryTestSupport
 
 @testable import TributaryCLI
@@ -87,30 +88,37 @@ struct StreamsLabCommandTests {
             let created = CapturedConsole()
             try await command(["streams", "push", Self.example] + lab, as: StreamsCommand.Push.self)
                 .execute(console: created.console)
-            let id = String(created.output.prefix { $0 != " " })
+            let text = String(created.output.prefix { $0 != " " })
+            let id = try #require(DocumentID(text))
             let mine = folder.appending(path: "mine.json").path
-            try await command(["streams", "pull", id, "--output", mine] + lab, as: StreamsCommand.Pull.self)
-                .execute(console: CapturedConsole().console)
+            try await command(
+                ["streams", "pull", text, "--output", mine] + lab,
+                as: StreamsCommand.Pull.self
+            )
+            .execute(console: CapturedConsole().console)
             #expect(StreamsCommand.Pulled.read(from: mine) == .init(id: id, version: 1))
 
             // Someone else saves meanwhile.
             try await command(
-                ["streams", "push", Self.example, "--id", id, "--base-version", "1"] + lab,
+                ["streams", "push", Self.example, "--id", text, "--base-version", "1"] + lab,
                 as: StreamsCommand.Push.self
             )
             .execute(console: CapturedConsole().console)
 
             let stale = CapturedConsole()
             await #expect(throws: ExitCode.failure) {
-                try await command(["streams", "push", mine, "--id", id] + lab, as: StreamsCommand.Push.self)
-                    .execute(console: stale.console)
+                try await command(
+                    ["streams", "push", mine, "--id", text] + lab,
+                    as: StreamsCommand.Push.self
+                )
+                .execute(console: stale.console)
             }
             #expect(stale.errors.contains("version 2") && stale.errors.contains("version 1"))
             #expect(stale.errors.contains("--force"))
 
             let forced = CapturedConsole()
             try await command(
-                ["streams", "push", mine, "--id", id, "--force"] + lab,
+                ["streams", "push", mine, "--id", text, "--force"] + lab,
                 as: StreamsCommand.Push.self
             )
             .execute(console: forced.console)
@@ -118,12 +126,15 @@ struct StreamsLabCommandTests {
 
             // A file pulled and pushed again stands for the version it saved.
             let again = folder.appending(path: "again.json").path
-            try await command(["streams", "pull", id, "--output", again] + lab, as: StreamsCommand.Pull.self)
-                .execute(console: CapturedConsole().console)
-            try await command(["streams", "push", again, "--id", id] + lab, as: StreamsCommand.Push.self)
+            try await command(
+                ["streams", "pull", text, "--output", again] + lab,
+                as: StreamsCommand.Pull.self
+            )
+            .execute(console: CapturedConsole().console)
+            try await command(["streams", "push", again, "--id", text] + lab, as: StreamsCommand.Push.self)
                 .execute(console: CapturedConsole().console)
             #expect(StreamsCommand.Pulled.read(from: again) == .init(id: id, version: 4))
-            try await command(["streams", "push", again, "--id", id] + lab, as: StreamsCommand.Push.self)
+            try await command(["streams", "push", again, "--id", text] + lab, as: StreamsCommand.Push.self)
                 .execute(console: CapturedConsole().console)
             #expect(StreamsCommand.Pulled.read(from: again) == .init(id: id, version: 5))
 
@@ -131,7 +142,7 @@ struct StreamsLabCommandTests {
             let unnoted = CapturedConsole()
             await #expect(throws: ExitCode.failure) {
                 try await command(
-                    ["streams", "push", Self.example, "--id", id] + lab,
+                    ["streams", "push", Self.example, "--id", text] + lab,
                     as: StreamsCommand.Push.self
                 )
                 .execute(console: unnoted.console)

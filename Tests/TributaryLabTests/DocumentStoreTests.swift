@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tributary
 import TributaryLab
+import TributaryLabWire
 import TributaryStreams
 
 func sample(_ name: String) throws -> StreamDocument {
@@ -76,7 +77,7 @@ struct DocumentStoreTests {
     func pagesNewestFirst(_ backend: StoreBackend) async throws {
         try await backend.withPlace { place in
             try await place.withStore { store in
-                var made: [String] = []
+                var made: [DocumentID] = []
                 for index in 0..<7 {
                     made.append(try await store.create(try sample("Doc \(index)"), author: "ada").id)
                 }
@@ -86,7 +87,7 @@ struct DocumentStoreTests {
                     baseVersion: 1,
                     author: "bob"
                 )
-                var seen: [StoredDocument] = []
+                var seen: [SharedDocument] = []
                 var cursor: String?
                 repeat {
                     let page = try await store.list(limit: 3, after: cursor)
@@ -195,7 +196,9 @@ struct DocumentStoreTests {
                     stop.withLock { $0 = true }
                     try await group.waitForAll()
                 }
-                await #expect(throws: DocumentStoreError.self) { try await store.latestVersion("missing") }
+                await #expect(throws: DocumentStoreError.self) {
+                    try await store.latestVersion(.named("missing"))
+                }
             }
         }
     }

@@ -4,6 +4,7 @@ import NIOWebSocket
 import Testing
 import Tributary
 import TributaryLab
+import TributaryLabWire
 import TributaryTestSupport
 
 /// What anyone who reaches the lab's port might send it: absurd numbers, unbudgeted runs,

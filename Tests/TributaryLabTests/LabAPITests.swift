@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 import TributaryLab
+import TributaryLabWire
 
 /// Every route of the lab's API and every error, against a real server on loopback and a real
 /// SQLite file.

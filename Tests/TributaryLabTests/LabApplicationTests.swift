@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TributaryLab
+import TributaryLabWire
 import TributaryStreams
 
 /// The lab's application driven through Hummingbird's own test framework, without a socket.
@@ -17,22 +18,24 @@ struct LabApplicationTests {
         func create(
             _ document: StreamDocument,
             author: String
-        ) async throws(DocumentStoreError) -> StoredDocument {
+        ) async throws(DocumentStoreError) -> SharedDocument {
             throw failure
         }
-        func document(_ id: String) async throws(DocumentStoreError) -> StoredDocument { throw failure }
+        func document(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument { throw failure }
         func save(
-            _ id: String,
+            _ id: DocumentID,
             document: StreamDocument,
             baseVersion: Int,
             author: String
-        ) async throws(DocumentStoreError) -> StoredDocument { throw failure }
-        func delete(_ id: String) async throws(DocumentStoreError) { throw failure }
+        ) async throws(DocumentStoreError) -> SharedDocument { throw failure }
+        func delete(_ id: DocumentID) async throws(DocumentStoreError) { throw failure }
         func list(limit: Int, after cursor: String?) async throws(DocumentStoreError) -> DocumentPage {
             throw failure
         }
-        func versions(_ id: String) async throws(DocumentStoreError) -> [DocumentVersion] { throw failure }
-        func version(_ id: String, number: Int) async throws(DocumentStoreError) -> StoredDocument {
+        func versions(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion] {
+            throw failure
+        }
+        func version(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument {
             throw failure
         }
     }

@@ -7,6 +7,7 @@ import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryLab
 import TributaryLabClient
+import TributaryLabWire
 import TributaryStreams
 import TributaryTestSupport
 
@@ -47,13 +48,57 @@ struct LabClientTests {
             #expect(created.version == 1 && created.document.name == "From Swift")
             let saved = try await client.save(created.id, document: try sample("Again"), baseVersion: 1)
             #expect(saved.version == 2)
-            do {
-                _ = try await client.save(created.id, document: try sample("Late"), baseVersion: 1)
+            // A stale save is a conflict that carries the document as it is now, to merge with.
+            let late = try sample("Late")
+            do throws(LabSaveError) {
+                _ = try await client.save(created.id, document: late, baseVersion: 1)
                 Issue.record("a stale save went through")
             } catch {
-                #expect((error as? APIError)?.status?.code == 412)
+                guard case .conflict(let current) = error else {
+                    Issue.record("a stale save failed with \(error)")
+                    return
+                }
+                #expect(current.id == created.id && current.version == 2 && current.document.name == "Again")
+                #expect(current.author == "anonymous")
             }
             #expect(try await client.document(created.id).document.name == "Again")
+            #expect(try await client.document(created.id, version: 1).document.name == "From Swift")
+            #expect(try await client.versions(of: created.id).map(\.number) == [1, 2])
+            let list = try await client.documents(limit: 5)
+            #expect(list.documents.map(\.id) == [created.id] && list.documents.first?.title == "Again")
+            #expect(list.nextCursor == nil)
+        }
+    }
+
+    /// The REST calls and the live connection follow a change of the base URL or the token:
+    /// neither is kept from when the client was made.
+    @Test func aChangedBaseURLOrTokenReachesEveryCall() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "client-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(database: folder.appending(path: "lab.sqlite")) { url, client in
+            var client = client
+            client.token = "not-the-token-0123456789"
+            let refused = try sample("Refused")
+            do throws(APIError) {
+                _ = try await client.create(refused)
+                Issue.record("a wrong token was taken")
+            } catch {
+                #expect(error.status == .unauthorized)
+            }
+            client.token = token
+            let created = try await client.create(try sample("Accepted"))
+            client.baseURL = URL(string: "http://127.0.0.1:1")!
+            do throws(APIError) {
+                _ = try await client.document(created.id)
+                Issue.record("a request reached the lab at its old address")
+            } catch {
+                guard case .transport = error.kind else {
+                    Issue.record("\(error)")
+                    return
+                }
+            }
+            client.baseURL = url
+            #expect(try await client.document(created.id).document.name == "Accepted")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TributaryLabWire
 import TributaryTestSupport
 
 @testable import TributaryLab

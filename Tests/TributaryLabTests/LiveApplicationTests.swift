@@ -11,6 +11,7 @@ import Testing
 import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryLab
+import TributaryLabWire
 import TributaryTestSupport
 import WSCore
 

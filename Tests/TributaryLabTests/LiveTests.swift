@@ -6,6 +6,7 @@ import NIOWebSocket
 import Testing
 import TributaryAsyncHTTPClient
 import TributaryLab
+import TributaryLabWire
 import TributaryTestSupport
 import WSCore
 

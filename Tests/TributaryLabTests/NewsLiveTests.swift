@@ -7,6 +7,7 @@ import Tributary
 import TributaryHTTP
 import TributaryImages
 import TributaryLab
+import TributaryLabWire
 import TributaryTestSupport
 
 /// The news reader's socket: inputs in, the view models' states out; and its thumbnails.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Testing
+import TributaryLabWire
 
 @testable import TributaryLab
 

@@ -6,6 +6,7 @@ import NIOHTTP1
 import Testing
 import TributaryAsyncHTTPClient
 import TributaryLab
+import TributaryLabWire
 
 /// The printed `/?token=` link becomes a session cookie, which writes only from the lab's own
 /// pages.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 import TributaryAsyncHTTPClient
 import TributaryLab
+import TributaryLabWire
 import TributaryTestSupport
 
 /// Two lab instances behind one address: each with a store of its own on one PostgreSQL database.

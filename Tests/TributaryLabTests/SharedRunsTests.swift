@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+import TributaryLabWire
 import TributaryTestSupport
 
 @testable import TributaryLab
@@ -25,7 +26,7 @@ struct SharedRunsTests {
         let runs = SharedRuns()
         let made = Locked(0)
         let gate = Gate()
-        let key = SharedRuns.Key(id: "a", version: 1)
+        let key = SharedRuns.Key(id: .repeating("a"), version: 1)
         let answers = try await withThrowingTaskGroup(of: Data.self) { group in
             for index in 0..<8 {
                 group.addTask {
@@ -55,41 +56,49 @@ struct SharedRunsTests {
         let clock = Clock()
         let runs = SharedRuns(allowance: .init(burst: 3, perSecond: 0.5), now: { clock.now })
         for version in 1...3 {
-            _ = try await runs.drawn(.init(id: "a", version: version), for: "attacker") {
+            _ = try await runs.drawn(.init(id: .repeating("a"), version: version), for: "attacker") {
                 self.drawn("\(version)")
             }
         }
         do {
-            _ = try await runs.drawn(.init(id: "a", version: 4), for: "attacker") { self.drawn("4") }
+            _ = try await runs.drawn(.init(id: .repeating("a"), version: 4), for: "attacker") {
+                self.drawn("4")
+            }
             Issue.record("a fourth run was allowed")
         } catch let error as LabError {
             #expect(error.status == .tooManyRequests && error.headers[HTTPField.Name("Retry-After")!] == "2")
         }
         // What is kept costs nothing, and another address has its own allowance.
-        _ = try await runs.drawn(.init(id: "a", version: 1), for: "attacker") { self.drawn("never") }
-        _ = try await runs.drawn(.init(id: "a", version: 4), for: "someone else") { self.drawn("4") }
+        _ = try await runs.drawn(.init(id: .repeating("a"), version: 1), for: "attacker") {
+            self.drawn("never")
+        }
+        _ = try await runs.drawn(.init(id: .repeating("a"), version: 4), for: "someone else") {
+            self.drawn("4")
+        }
         // The allowance comes back with time.
         clock.advance(.seconds(2))
-        _ = try await runs.drawn(.init(id: "a", version: 5), for: "attacker") { self.drawn("5") }
+        _ = try await runs.drawn(.init(id: .repeating("a"), version: 5), for: "attacker") { self.drawn("5") }
     }
 
     @Test func keepsWithinItsBytesTheLeastRecentlyAskedForGoingFirst() async throws {
         let runs = SharedRuns(maximumBytes: 400, allowance: .init(burst: 100, perSecond: 1))
         let fifty = String(repeating: "x", count: 50)
         for version in 1...4 {
-            _ = try await runs.drawn(.init(id: "a", version: version), for: "a") { self.drawn(fifty) }
+            _ = try await runs.drawn(.init(id: .repeating("a"), version: version), for: "a") {
+                self.drawn(fifty)
+            }
         }
         #expect(await runs.keeping == (4, 400))
         // Version 1 is asked for again, so version 2 is the one that goes.
-        _ = try await runs.drawn(.init(id: "a", version: 1), for: "a") { self.drawn("never") }
-        _ = try await runs.drawn(.init(id: "a", version: 5), for: "a") { self.drawn(fifty) }
+        _ = try await runs.drawn(.init(id: .repeating("a"), version: 1), for: "a") { self.drawn("never") }
+        _ = try await runs.drawn(.init(id: .repeating("a"), version: 5), for: "a") { self.drawn(fifty) }
         #expect(await runs.keeping == (4, 400))
         let made = Locked(0)
-        _ = try await runs.drawn(.init(id: "a", version: 1), for: "a") {
+        _ = try await runs.drawn(.init(id: .repeating("a"), version: 1), for: "a") {
             made.withLock { $0 += 1 }
             return self.drawn(fifty)
         }
-        _ = try await runs.drawn(.init(id: "a", version: 2), for: "a") {
+        _ = try await runs.drawn(.init(id: .repeating("a"), version: 2), for: "a") {
             made.withLock { $0 += 1 }
             return self.drawn(fifty)
         }
@@ -97,7 +106,8 @@ struct SharedRunsTests {
         // An answer too large to keep is served all the same.
         let huge = String(repeating: "y", count: 101)
         #expect(
-            try await runs.drawn(.init(id: "b", version: 1), for: "a") { self.drawn(huge) }.run.count == 101
+            try await runs.drawn(.init(id: .repeating("b"), version: 1), for: "a") { self.drawn(huge) }.run
+                .count == 101
         )
     }
 
@@ -235,7 +245,7 @@ extension SharedRunsTests {
         let made = Locked(0)
         for _ in 0..<3 {
             do {
-                _ = try await runs.drawn(.init(id: "a", version: 1), for: "x") {
+                _ = try await runs.drawn(.init(id: .repeating("a"), version: 1), for: "x") {
                     made.withLock { $0 += 1 }
                     throw LabError(
                         status: .unprocessableContent,

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import Testing
 import TributaryLab
+import TributaryLabWire
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@ import HTTPTypes
 import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryLab
+public import TributaryLabWire
 import TributaryTestSupport
 
 /// A lab on a loopback port over a SQLite file of its own, for the duration of `body`.
@@ -74,4 +75,19 @@ func document(named name: String, values: [Int] = [1, 2, 3]) -> Data {
          "nodes": [{"id": "doubled", "operator": "map", "input": "numbers", "expression": "$0 * 2"}]}
         """#.utf8
     )
+}
+
+extension DocumentID: ExpressibleByStringLiteral {
+    /// An id written out in a test; one of another form stops the test where it is written.
+    public init(stringLiteral text: String) { self = DocumentID(text)! }
+
+    /// The id of 22 `letter`s.
+    static func repeating(_ letter: Character) -> DocumentID {
+        DocumentID(String(repeating: letter, count: 22))!
+    }
+
+    /// The id that begins with `name` and is padded with `A`s.
+    static func named(_ name: String) -> DocumentID {
+        DocumentID(name.padding(toLength: 22, withPad: "A", startingAt: 0))!
+    }
 }

@@ -8,6 +8,7 @@ import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryImages
 import TributaryLab
+import TributaryLabWire
 import TributaryStreams
 import TributaryTestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+import TributaryLabWire
 import TributaryTestSupport
 
 @testable import TributaryLab

@@ -224,7 +224,7 @@ final class LabSessions: Sendable {
     /// A new session's cookie value.
     func open() -> String {
         let expiry = Int(now().timeIntervalSince1970) + Int(lifetime.components.seconds)
-        let claim = "\(expiry).\(DocumentID.make())"
+        let claim = "\(expiry).\(DocumentID.random().description)"
         return claim + "." + signature(of: claim)
     }
 

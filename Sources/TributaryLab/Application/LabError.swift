@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import TributaryLabWire
 import TributaryStreams
 
 /// An error the lab's API answers with: `{"error": {"code", "message", "path"}}` and a status.
@@ -50,19 +51,10 @@ struct LabError: HTTPResponseError, Sendable {
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         LabJSON.response(
-            ErrorBody(error: .init(code: code, message: message, path: path)),
+            LabErrorBody(error: LabProblem(code: code, message: message, path: path)),
             status: status,
             headers: headers
         )
-    }
-
-    private struct ErrorBody: Encodable {
-        struct Detail: Encodable {
-            var code: String
-            var message: String
-            var path: String?
-        }
-        var error: Detail
     }
 }
 
@@ -110,25 +102,8 @@ struct LabErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The lab's JSON: sorted keys, ISO 8601 dates in UTC with milliseconds and a `Z`, which every
-/// reader takes as UTC rather than as local time.
-enum LabJSON {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(
-                date.formatted(
-                    .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(
-                        separator: .omitted
-                    )
-                )
-            )
-        }
-        return encoder
-    }()
-
+/// Answers and messages in the lab's JSON, written by the encoder its clients' decoder reads.
+extension LabJSON {
     static func response(
         _ value: some Encodable,
         status: HTTPResponse.Status = .ok,

@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import TributaryLabWire
 
 /// The context of every request the lab answers, WebSocket upgrades included: where the
 /// request came from, and what its credentials let it do once ``LabAuthenticator`` has read
@@ -39,6 +40,16 @@ struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocket
 
     /// The largest body a route decodes; the lab's own limit is checked where bodies are read.
     var maxUploadSize: Int { 1 << 20 }
+
+    /// The route's `:id`, when it is an id: the one place a path's id is checked. No id of
+    /// another form names anything, so a route answers one with `404`.
+    var documentID: DocumentID? { parameters.get("id").flatMap(DocumentID.init) }
+
+    /// ``documentID``, or `404` naming `what` when the path holds no id.
+    func requireDocumentID(naming what: String) throws(LabError) -> DocumentID {
+        guard let id = documentID else { throw .notFound(what) }
+        return id
+    }
 
     /// The remote address without its port, which is what the per-address limits count.
     var remoteHost: String { remoteAddress?.ipAddress ?? "unknown" }

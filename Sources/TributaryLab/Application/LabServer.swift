@@ -62,7 +62,7 @@ public struct LabServer: Sendable {
     }
 
     /// A token of 128 random bits, for a lab started without one.
-    public static func makeToken() -> String { DocumentID.make() }
+    public static func makeToken() -> String { DocumentID.random().description }
 
     /// The lab as a Hummingbird application: its routers, its store and, when several
     /// instances share the store, the follower that brings this one the others' saves.
@@ -193,7 +193,7 @@ public struct LabServer: Sendable {
             )
         }
         RunsController(
-            store: store,
+            documents: service,
             recordings: recordings?.store,
             pool: RunPool(workers: configuration.runs.workers, queueLength: configuration.runs.queueLength),
             budget: configuration.runs,
@@ -202,7 +202,7 @@ public struct LabServer: Sendable {
             shared: SharedRuns()
         )
         .addRoutes(to: router)
-        router.addRoutes(EmbedController(store: store).routes, atPath: "embed")
+        router.addRoutes(EmbedController(documents: service).routes, atPath: "embed")
         if let news {
             router.group().add(middleware: signedIn).get(
                 "img",

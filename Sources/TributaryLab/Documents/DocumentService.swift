@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Tributary
+import TributaryLabWire
 import TributaryStreams
 
 /// The one way a document is created, saved or deleted, for the REST API and the live
@@ -33,18 +34,18 @@ struct DocumentService: Sendable {
     func create(
         _ document: StreamDocument,
         author: String?
-    ) async throws(DocumentStoreError) -> StoredDocument {
+    ) async throws(DocumentStoreError) -> SharedDocument {
         try await store.create(document, author: Self.author(author))
     }
 
     /// Saves `document` as the version after `baseVersion` and sends it to every viewer; a
     /// stale base throws ``DocumentStoreError/conflict(current:)`` with the document as it is.
     func save(
-        _ id: String,
+        _ id: DocumentID,
         document: StreamDocument,
         baseVersion: Int,
         author: String?
-    ) async throws(DocumentStoreError) -> StoredDocument {
+    ) async throws(DocumentStoreError) -> SharedDocument {
         let saved = try await store.save(
             id,
             document: document,
@@ -55,36 +56,53 @@ struct DocumentService: Sendable {
         return saved
     }
 
-    func delete(_ id: String) async throws(DocumentStoreError) {
+    func delete(_ id: DocumentID) async throws(DocumentStoreError) {
         try await store.delete(id)
         bodies.forget(id)
         hub.publishDeletion(of: id)
     }
 
+    // MARK: Reads
+
+    /// The latest version of a document.
+    func document(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument {
+        try await store.document(id)
+    }
+
+    /// The number of a document's latest version.
+    func latestVersion(_ id: DocumentID) async throws(DocumentStoreError) -> Int {
+        try await store.latestVersion(id)
+    }
+
+    /// Version `number` of a document; when the document has no such version, an answer that
+    /// says which versions it has rather than that there is no such document.
+    func version(_ number: Int, of id: DocumentID) async throws -> SharedDocument {
+        do {
+            return try await store.version(id, number: number)
+        } catch .notFound {
+            let latest = try await store.latestVersion(id)
+            throw LabError.notFound("version \(number) of this document: its versions are 1 to \(latest)")
+        }
+    }
+
+    /// Every version of a document, oldest first.
+    func versions(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion] {
+        try await store.versions(id)
+    }
+
+    /// A page of the list, most recently saved first.
+    func list(limit: Int, after cursor: String?) async throws(DocumentStoreError) -> DocumentList {
+        let page = try await store.list(limit: limit, after: cursor)
+        return DocumentList(documents: page.documents.map(DocumentSummary.init), nextCursor: page.nextCursor)
+    }
+
     /// The encoded answer of `GET /api/streams/{id}` for `version`, encoded once per version.
-    func body(of id: String, version: Int) async throws(DocumentStoreError) -> ByteBuffer {
+    func body(of id: DocumentID, version: Int) async throws(DocumentStoreError) -> ByteBuffer {
         if let cached = bodies.body(of: id, version: version) { return cached }
         let stored = try await store.version(id, number: version)
-        let body = ByteBuffer(bytes: (try? LabJSON.encoder.encode(DocumentBody(stored))) ?? Data("{}".utf8))
+        let body = ByteBuffer(bytes: (try? LabJSON.encoder.encode(stored)) ?? Data("{}".utf8))
         bodies.keep(body, of: id, version: version)
         return body
-    }
-}
-
-/// What the API answers with for a document: its id, version, time, author and the document.
-struct DocumentBody: Encodable {
-    var id: String
-    var version: Int
-    var updatedAt: Date
-    var author: String
-    var document: StreamDocument
-
-    init(_ stored: StoredDocument) {
-        id = stored.id
-        version = stored.version
-        updatedAt = stored.updatedAt
-        author = stored.author
-        document = stored.document
     }
 }
 
@@ -98,17 +116,17 @@ final class DocumentBodies: Sendable {
     }
 
     private let capacity: Int
-    private let entries = Protected(LRUList<String, Entry>())
+    private let entries = Protected(LRUList<DocumentID, Entry>())
 
     init(capacity: Int) { self.capacity = capacity }
 
-    func body(of id: String, version: Int) -> ByteBuffer? {
+    func body(of id: DocumentID, version: Int) -> ByteBuffer? {
         entries.withLock { entries in
             entries.value(for: id).flatMap { $0.version == version ? $0.body : nil }
         }
     }
 
-    func keep(_ body: ByteBuffer, of id: String, version: Int) {
+    func keep(_ body: ByteBuffer, of id: DocumentID, version: Int) {
         guard body.readableBytes <= capacity else { return }
         entries.withLock { entries in
             if let kept = entries.peek(id), kept.version > version { return }
@@ -117,7 +135,7 @@ final class DocumentBodies: Sendable {
         }
     }
 
-    func forget(_ id: String) {
+    func forget(_ id: DocumentID) {
         entries.withLock { _ = $0.remove(id) }
     }
 

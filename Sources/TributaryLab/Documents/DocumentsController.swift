@@ -30,35 +30,20 @@ struct DocumentsController {
         return routes
     }
 
-    struct Summary: Encodable {
-        var id: String
-        var title: String
-        var version: Int
-        var updatedAt: Date
-    }
-
     @Sendable func list(_ request: Request, context: LabRequestContext) async throws -> Response {
         let limit = request.uri.queryParameters["limit"].map { Int($0) ?? -1 } ?? 20
         guard (1...100).contains(limit) else {
             throw LabError.badRequest("badLimit", "limit must be from 1 to 100.")
         }
         let cursor = request.uri.queryParameters["cursor"].map(String.init)
-        let page = try await service.store.list(limit: limit, after: cursor)
-        struct Body: Encodable {
-            var documents: [Summary]
-            var nextCursor: String?
-        }
-        let summaries = page.documents.map {
-            Summary(id: $0.id, title: $0.title, version: $0.version, updatedAt: $0.updatedAt)
-        }
-        return LabJSON.response(Body(documents: summaries, nextCursor: page.nextCursor))
+        return LabJSON.response(try await service.list(limit: limit, after: cursor))
     }
 
     @Sendable func create(_ request: Request, context: LabRequestContext) async throws -> Response {
         let document = try await Self.document(of: request, limit: maximumBodySize)
         let created = try await service.create(document, author: request.headers[.author])
         return LabJSON.response(
-            DocumentBody(created),
+            created,
             status: .created,
             headers: [.location: "/api/streams/\(created.id)", .eTag: "\"1\""]
         )
@@ -66,7 +51,7 @@ struct DocumentsController {
 
     @Sendable func read(_ request: Request, context: LabRequestContext) async throws -> Response {
         let id = try Self.id(context)
-        let version = try await service.store.latestVersion(id)
+        let version = try await service.latestVersion(id)
         let eTag = "\"\(version)\""
         if request.headers[.ifNoneMatch].map({ Self.versions(in: $0).contains(version) }) == true {
             return Response(status: .notModified, headers: [.eTag: eTag])
@@ -91,7 +76,7 @@ struct DocumentsController {
         let named = Self.versions(in: match)
         let base: Int
         if match.trimmingCharacters(in: .whitespaces) == "*" {
-            base = try await service.store.latestVersion(id)
+            base = try await service.latestVersion(id)
         } else if let highest = named.max() {
             base = highest
         } else {
@@ -105,11 +90,11 @@ struct DocumentsController {
                 baseVersion: base,
                 author: request.headers[.author]
             )
-            return LabJSON.response(DocumentBody(saved), headers: [.eTag: "\"\(saved.version)\""])
+            return LabJSON.response(saved, headers: [.eTag: "\"\(saved.version)\""])
         } catch {
             guard case .conflict(let current) = error else { throw error }
             return LabJSON.response(
-                DocumentBody(current),
+                current,
                 status: .preconditionFailed,
                 headers: [.eTag: "\"\(current.version)\""]
             )
@@ -122,32 +107,13 @@ struct DocumentsController {
     }
 
     @Sendable func versions(_ request: Request, context: LabRequestContext) async throws -> Response {
-        let versions = try await service.store.versions(try Self.id(context))
-        return LabJSON.response(["versions": versions])
+        let versions = try await service.versions(try Self.id(context))
+        return LabJSON.response(DocumentVersions(versions: versions))
     }
 
     @Sendable func version(_ request: Request, context: LabRequestContext) async throws -> Response {
-        let version = try await Self.version(
-            try Self.versionNumber(context),
-            of: try Self.id(context),
-            in: service.store
-        )
-        return LabJSON.response(DocumentBody(version), headers: [.eTag: "\"\(version.version)\""])
-    }
-
-    /// Version `number` of document `id`; when the document has no such version, an answer that
-    /// says which versions it has rather than that there is no such document.
-    static func version(
-        _ number: Int,
-        of id: String,
-        in store: any DocumentStore
-    ) async throws -> StoredDocument {
-        do {
-            return try await store.version(id, number: number)
-        } catch .notFound {
-            let latest = try await store.document(id).version
-            throw LabError.notFound("version \(number) of this document: its versions are 1 to \(latest)")
-        }
+        let version = try await service.version(try Self.versionNumber(context), of: try Self.id(context))
+        return LabJSON.response(version, headers: [.eTag: "\"\(version.version)\""])
     }
 
     // MARK: Pieces of the routes
@@ -160,11 +126,8 @@ struct DocumentsController {
         return number
     }
 
-    static func id(_ context: LabRequestContext) throws(LabError) -> String {
-        guard let id = context.parameters.get("id"), DocumentID.isWellFormed(id) else {
-            throw .notFound("such document")
-        }
-        return id
+    static func id(_ context: LabRequestContext) throws(LabError) -> DocumentID {
+        try context.requireDocumentID(naming: "such document")
     }
 
     /// The request's body as JSON: `415` unless it says `application/json`, which a page

@@ -28,14 +28,12 @@ struct LiveController {
 
     func addRoutes(to router: Router<LabRequestContext>) {
         router.ws("api/streams/:id/live") { request, context in
-            guard let id = context.parameters.get("id"), DocumentID.isWellFormed(id) else {
-                return .dontUpgrade
-            }
+            guard context.documentID != nil else { return .dontUpgrade }
             // Set before the connection is upgraded, so that its first frame is held to it.
             context.limitWebSocketFrames(to: Self.messageSize(canWrite: Self.canWrite(request, context)))
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            let id = context.requestContext.parameters.get("id") ?? ""
+            guard let id = context.requestContext.documentID else { return }
             let canWrite = Self.canWrite(context.request, context.requestContext)
             try await connections.serve(context.requestContext.remoteHost, outbound: outbound) {
                 try await live(id: id, canWrite: canWrite, inbound: inbound, outbound: outbound)
@@ -55,7 +53,7 @@ struct LiveController {
     }
 
     private func live(
-        id: String,
+        id: DocumentID,
         canWrite: Bool,
         inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter
@@ -101,8 +99,8 @@ struct LiveController {
 
     /// Sends a new viewer its snapshot; false when there is no such document. The document read
     /// for it is let go on return: a connection holds only the shared, encoded snapshot.
-    private func showSnapshot(of id: String, to viewer: Int) async -> Bool {
-        guard let current = try? await service.store.document(id) else { return false }
+    private func showSnapshot(of id: DocumentID, to viewer: Int) async -> Bool {
+        guard let current = try? await service.document(id) else { return false }
         service.hub.show(current, to: viewer)
         return true
     }
@@ -112,7 +110,7 @@ struct LiveController {
     /// missed, unless one is on its way already.
     private func handle(
         _ text: String,
-        from id: String,
+        from id: DocumentID,
         viewer: Int,
         outbox: Outbox,
         canWrite: Bool
@@ -142,8 +140,8 @@ struct LiveController {
         case .resume(let version):
             guard !outbox.hasSnapshotWaiting else { return nil }
             do throws(DocumentStoreError) {
-                guard try await service.store.latestVersion(id) > version else { return nil }
-                service.hub.show(try await service.store.document(id), to: viewer, again: true)
+                guard try await service.latestVersion(id) > version else { return nil }
+                service.hub.show(try await service.document(id), to: viewer, again: true)
                 return nil
             } catch {
                 return LiveMessage.deleted

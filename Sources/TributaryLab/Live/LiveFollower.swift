@@ -1,4 +1,5 @@
 import ServiceLifecycle
+import TributaryLabWire
 import TributaryStreams
 
 /// Brings this instance's viewers the saves and deletions made through other instances that

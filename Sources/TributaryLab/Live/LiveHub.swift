@@ -25,20 +25,20 @@ final class LiveHub: Sendable {
         /// The version the viewer was last sent; nil until its snapshot.
         var shown: Int?
         /// The newest save that arrived before the snapshot.
-        var pending: StoredDocument?
+        var pending: SharedDocument?
         /// The name the viewer gave, if any.
         var name: String?
     }
 
     private struct State {
         var next = 0
-        var rooms: [String: [Int: Member]] = [:]
+        var rooms: [DocumentID: [Int: Member]] = [:]
         /// The snapshot message of the latest version each viewed document was shown at,
         /// encoded once and shared by all its viewers: a crowd joining a large document costs
         /// one copy of it, however many of them read slowly.
-        var snapshots: [String: (version: Int, message: ByteBuffer)] = [:]
+        var snapshots: [DocumentID: (version: Int, message: ByteBuffer)] = [:]
         /// The documents whose viewer count is about to be announced.
-        var announcing: Set<String> = []
+        var announcing: Set<DocumentID> = []
     }
 
     /// How long joins and leaves are gathered into one presence message: a crowd arriving at
@@ -48,7 +48,7 @@ final class LiveHub: Sendable {
     private let state = Protected(State())
 
     /// Adds a viewer of `document`, to be sent ``show(_:to:)`` first; returns its number.
-    func join(_ document: String, _ viewer: Viewer) -> Int {
+    func join(_ document: DocumentID, _ viewer: Viewer) -> Int {
         state.withLock { state in
             state.next += 1
             state.rooms[document, default: [:]][state.next] = Member(viewer: viewer)
@@ -58,7 +58,7 @@ final class LiveHub: Sendable {
 
     /// Sends viewer `id` a snapshot of `stored`, or of a newer save that arrived meanwhile,
     /// unless it was sent that version already and `again` is false.
-    func show(_ stored: StoredDocument, to id: Int, again: Bool = false) {
+    func show(_ stored: SharedDocument, to id: Int, again: Bool = false) {
         let dropped: [Viewer] = state.withLock { state in
             guard var member = state.rooms[stored.id]?[id] else { return [] }
             let latest = [stored, member.pending].compactMap { $0 }.max { $0.version < $1.version } ?? stored
@@ -83,14 +83,14 @@ final class LiveHub: Sendable {
     }
 
     /// Records the name viewer `id` of `document` goes by, or that it gives none, for presence.
-    func name(_ name: String?, viewer id: Int, of document: String) {
+    func name(_ name: String?, viewer id: Int, of document: DocumentID) {
         state.withLock { $0.rooms[document]?[id]?.name = name }
         announcePresence(of: document)
     }
 
     /// Removes a viewer; returns how many are left.
     @discardableResult
-    func leave(_ document: String, _ id: Int) -> Int {
+    func leave(_ document: DocumentID, _ id: Int) -> Int {
         state.withLock { state in
             state.rooms[document]?[id] = nil
             if state.rooms[document]?.isEmpty == true {
@@ -102,19 +102,19 @@ final class LiveHub: Sendable {
     }
 
     /// The documents that someone views.
-    func viewedDocuments() -> [String] {
+    func viewedDocuments() -> [DocumentID] {
         state.withLock { Array($0.rooms.keys) }
     }
 
     /// Whether a viewer of `document` has not yet been sent `version`.
-    func awaits(_ document: String, version: Int) -> Bool {
+    func awaits(_ document: DocumentID, version: Int) -> Bool {
         state.withLock { state in
             (state.rooms[document] ?? [:]).values.contains { ($0.shown ?? 0) < version }
         }
     }
 
     /// Sends `stored` as `saved` to every viewer that has an older version.
-    func publish(_ stored: StoredDocument) {
+    func publish(_ stored: SharedDocument) {
         let message = LiveMessage.saved(stored)
         let dropped: [Viewer] = state.withLock { state in
             guard var room = state.rooms[stored.id] else { return [] }
@@ -137,7 +137,7 @@ final class LiveHub: Sendable {
     }
 
     /// Tells every viewer of `document` that it is gone, and ends their connections.
-    func publishDeletion(of document: String) {
+    func publishDeletion(of document: DocumentID) {
         let viewers = state.withLock { Array(($0.rooms[document] ?? [:]).values.map(\.viewer)) }
         for viewer in viewers {
             _ = viewer.deliver(LiveMessage.deleted, false)
@@ -147,7 +147,7 @@ final class LiveHub: Sendable {
 
     /// Tells every viewer of `document` how many view it, once the joins and leaves of the next
     /// ``presenceInterval`` are in.
-    func announcePresence(of document: String) {
+    func announcePresence(of document: DocumentID) {
         guard state.withLock({ $0.announcing.insert(document).inserted }) else { return }
         Task {
             try? await Task.sleep(for: Self.presenceInterval)
@@ -162,7 +162,7 @@ final class LiveHub: Sendable {
 
     /// Queues `message` for every viewer of `document` that has had its snapshot; those that
     /// cannot take it are disconnected.
-    func send(_ message: ByteBuffer, to document: String) {
+    func send(_ message: ByteBuffer, to document: DocumentID) {
         let dropped: [Viewer] = state.withLock { state in
             (state.rooms[document] ?? [:]).values.filter {
                 $0.shown != nil && !$0.viewer.deliver(message, false)
@@ -177,25 +177,25 @@ final class LiveHub: Sendable {
 enum LiveMessage {
     /// A snapshot without the viewer count, which presence messages carry, so that one encoded
     /// copy serves every viewer.
-    static func snapshot(_ stored: StoredDocument) -> ByteBuffer {
-        encode(.snapshot(version: stored.version, document: stored.document, viewers: nil))
+    static func snapshot(_ stored: SharedDocument) -> ByteBuffer {
+        encode(.snapshot(stored, viewers: nil))
     }
 
-    static func saved(_ stored: StoredDocument) -> ByteBuffer {
-        encode(.saved(version: stored.version, document: stored.document, author: stored.author))
+    static func saved(_ stored: SharedDocument) -> ByteBuffer {
+        encode(.saved(stored))
     }
 
-    static func conflict(_ current: StoredDocument) -> ByteBuffer {
-        encode(.conflict(version: current.version, document: current.document))
+    static func conflict(_ current: SharedDocument) -> ByteBuffer {
+        encode(.conflict(current))
     }
 
     static func invalid(_ code: String, _ message: String, path: String? = nil) -> ByteBuffer {
-        encode(.invalid(LiveProblem(code: code, message: message, path: path)))
+        encode(.invalid(LabProblem(code: code, message: message, path: path)))
     }
 
     /// ``invalid(_:_:path:)`` as a string, for the news socket's messages.
     static func invalidText(_ code: String, _ message: String) -> String {
-        LabJSON.text(LiveServerMessage.invalid(LiveProblem(code: code, message: message)))
+        LabJSON.text(LiveServerMessage.invalid(LabProblem(code: code, message: message)))
     }
 
     static func presence(_ viewers: Int, names: [String]) -> ByteBuffer {

@@ -3,6 +3,7 @@ import Foundation
 import NewsAPI
 import Tributary
 import TributaryFeeds
+import TributaryLabWire
 import TributaryStreams
 
 /// One page's news reader: an ``ArticlesViewModel`` (or, for an RSS or Atom feed, a
@@ -50,7 +51,7 @@ final class NewsSession {
             .replaceError(with: [])
             .receive(on: news.scheduler)
             .sink { [weak self] countries in
-                self?.deliver("choices", Choices(countries: countries, feeds: feeds))
+                self?.deliver("choices", NewsSocket.Choices(countries: countries, feeds: feeds))
             }
             .store(in: &subscriptions)
     }
@@ -66,7 +67,7 @@ final class NewsSession {
         let data = Data(text.utf8)
         // An input is a flat object: deeper text is refused before it is decoded.
         guard !JSONNesting.exceeds(data, limit: 4),
-            let message = try? JSONDecoder().decode(Input.self, from: data)
+            let message = try? JSONDecoder().decode(NewsSocket.Input.self, from: data)
         else {
             send(LiveMessage.invalidText("malformedJSON", "A message is a JSON object with a type."))
             return
@@ -201,7 +202,7 @@ final class NewsSession {
         let (state, error) = Self.describe(model.state, message: model.errorMessage)
         let unfinished = model.queryIssue.flatMap { $0.isUnfinished ? $0.description : nil }
         let shown = model.articles.filter { !$0.isRemoved }.map { article in
-            ArticleCard(
+            NewsSocket.Article(
                 title: article.title,
                 url: article.url.absoluteString,
                 source: article.source.name,
@@ -213,7 +214,7 @@ final class NewsSession {
         }
         deliver(
             "articles",
-            ArticlesState(
+            NewsSocket.Articles(
                 seq: articlesInput,
                 state: state,
                 refreshing: model.isRefreshing,
@@ -232,7 +233,7 @@ final class NewsSession {
         guard let model = feedReader else { return }
         let (state, error) = Self.describe(model.state, message: model.errorMessage)
         let shown = model.entries.map { entry in
-            ArticleCard(
+            NewsSocket.Article(
                 title: entry.title,
                 url: entry.link?.absoluteString,
                 source: entry.feedTitle ?? model.document?.title ?? entry.link?.host ?? "",
@@ -244,7 +245,7 @@ final class NewsSession {
         }
         deliver(
             "articles",
-            ArticlesState(
+            NewsSocket.Articles(
                 seq: articlesInput,
                 state: state,
                 refreshing: model.isRefreshing,
@@ -263,7 +264,7 @@ final class NewsSession {
         guard let model = sources else { return }
         let (state, error) = Self.describe(model.state, message: model.errorMessage)
         let shown = model.sources.map {
-            SourceCard(
+            NewsSocket.Source(
                 id: $0.id,
                 name: $0.name,
                 description: $0.description,
@@ -271,7 +272,7 @@ final class NewsSession {
                 country: $0.country
             )
         }
-        deliver("sources", SourcesState(seq: sourcesInput, state: state, sources: shown, error: error))
+        deliver("sources", NewsSocket.Sources(seq: sourcesInput, state: state, sources: shown, error: error))
     }
 
     /// A model's state as the page shows it, and the alert's message after a failure; a
@@ -306,98 +307,35 @@ final class NewsSession {
         case .newsAPI(.sources): ""
         }
     }
+}
 
-    private struct Input: Decodable {
-        struct Feed: Decodable {
-            var kind: String
-            var country: String?
-            var category: String?
-            var id: String?
-            var url: String?
+extension NewsSocket.Input.Feed {
+    /// What the page chose to read: a NewsAPI feed, or an RSS or Atom feed.
+    enum Choice {
+        case articles(ArticlesViewModel.Feed)
+        case feed(URL)
+    }
 
-            /// What the page chose to read: a NewsAPI feed, or an RSS or Atom feed.
-            enum Choice {
-                case articles(ArticlesViewModel.Feed)
-                case feed(URL)
+    var choice: Choice? {
+        switch kind {
+        case "top": return .articles(.topHeadlines(country: Self.country(country)))
+        case "category":
+            return category.flatMap(NewsCategory.init(rawValue:)).map {
+                .articles(.category($0, country: Self.country(country)))
             }
-
-            var choice: Choice? {
-                switch kind {
-                case "top": return .articles(.topHeadlines(country: Self.country(country)))
-                case "category":
-                    return category.flatMap(NewsCategory.init(rawValue:)).map {
-                        .articles(.category($0, country: Self.country(country)))
-                    }
-                case "search": return .articles(.search)
-                case "source": return id.flatMap { $0.isEmpty ? nil : .articles(.source(id: $0)) }
-                case "feed":
-                    guard let url = url.flatMap(URL.init(string:)), let scheme = url.scheme?.lowercased(),
-                        scheme == "http" || scheme == "https", url.host != nil
-                    else { return nil }
-                    return .feed(url)
-                default: return nil
-                }
-            }
-
-            static func country(_ code: String?) -> String {
-                guard let code, code.count == 2, code.allSatisfy(\.isLetter) else { return "us" }
-                return code.lowercased()
-            }
+        case "search": return .articles(.search)
+        case "source": return id.flatMap { $0.isEmpty ? nil : .articles(.source(id: $0)) }
+        case "feed":
+            guard let url = url.flatMap(URL.init(string:)), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", url.host != nil
+            else { return nil }
+            return .feed(url)
+        default: return nil
         }
-
-        var type: String
-        var feed: Feed?
-        var searchText: String?
-        var country: String?
-        var category: String?
-        var seq: Int?
     }
 
-    /// An article, or a feed's entry; an entry may have no link and no date.
-    private struct ArticleCard: Encodable {
-        /// Nil for a feed's entry without a title, which the page marks as untitled.
-        var title: String?
-        var url: String?
-        var source: String
-        var author: String?
-        var publishedAt: Date?
-        var description: String?
-        var image: String?
-    }
-
-    private struct ArticlesState: Encodable {
-        var type = "articles"
-        var seq: Int
-        var state: String
-        var refreshing: Bool
-        var loadingMore: Bool
-        var searchText: String
-        var unfinishedQuery: String?
-        var articles: [ArticleCard]
-        var error: String?
-        var canLoadMore: Bool
-        var totalResults: Int
-    }
-
-    private struct SourceCard: Encodable {
-        var id: String
-        var name: String
-        var description: String?
-        var category: String?
-        var country: String?
-    }
-
-    private struct Choices: Encodable {
-        var type = "choices"
-        var countries: [String]
-        var feeds: [String]
-    }
-
-    private struct SourcesState: Encodable {
-        var type = "sources"
-        var seq: Int
-        var state: String
-        var sources: [SourceCard]
-        var error: String?
+    static func country(_ code: String?) -> String {
+        guard let code, code.count == 2, code.allSatisfy(\.isLetter) else { return "us" }
+        return code.lowercased()
     }
 }

@@ -2,13 +2,14 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TributaryHTTP
+import TributaryLabWire
 
 /// `/embed/{id}` and `/embed/{id}/versions/{n}`: a document's diagram alone, sized to whatever
 /// frame holds it, light or dark as the reader's system is, with a link back to the document;
 /// the one page other sites may frame (see ``SecurityHeaders``). The diagram is the one
 /// `GET /api/streams/{id}/diagram.svg` draws, once per version.
 struct EmbedController {
-    let store: any DocumentStore
+    let documents: DocumentService
 
     var routes: RouteCollection<LabRequestContext> {
         let routes = RouteCollection(context: LabRequestContext.self)
@@ -19,11 +20,11 @@ struct EmbedController {
 
     @Sendable func embed(_ request: Request, context: LabRequestContext) async throws -> Response {
         let id = try DocumentsController.id(context)
-        let stored: StoredDocument
+        let stored: SharedDocument
         if context.parameters.get("number") != nil {
-            stored = try await store.version(id, number: try DocumentsController.versionNumber(context))
+            stored = try await documents.version(try DocumentsController.versionNumber(context), of: id)
         } else {
-            stored = try await store.document(id)
+            stored = try await documents.document(id)
         }
         let title = HTMLText.escaped(stored.title)
         let version = stored.version

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import TributaryLabWire
 import TributaryStreams
 
 /// The pages: `/`, the deep links `/news…`, `/streams/{id}` and `/recordings/{id}`, their files under `/app`, the

@@ -106,7 +106,7 @@ struct RecordingIngestController {
                 }
                 guard frame.fin else { continue }
                 guard sessions.isCurrent(key, session) else {
-                    let problem = LiveProblem(
+                    let problem = LabProblem(
                         code: "superseded",
                         message: "A newer connection of this recorder took over; this one sends no more."
                     )
@@ -148,7 +148,7 @@ struct RecordingIngestController {
                 return .full(
                     recording: id,
                     next: growth.next,
-                    problem: LiveProblem(
+                    problem: LabProblem(
                         code: "recordingFull",
                         message:
                             "The recording holds as many events as the lab keeps in one (\(service.cap)); start another to record more."
@@ -156,7 +156,7 @@ struct RecordingIngestController {
                 )
             case .gap(let next):
                 return .invalid(
-                    LiveProblem(
+                    LabProblem(
                         code: "invalidBatch",
                         message:
                             "The batch begins at event \(batch.first), but the lab holds this recorder's events below \(next) only; send from \(next).",
@@ -171,7 +171,7 @@ struct RecordingIngestController {
 
     enum Reading {
         case batch(RecordingIngestBatch)
-        case refused(LiveProblem)
+        case refused(LabProblem)
     }
 
     /// A batch as a recorder sends it, checked: every event has what its kind needs.
@@ -275,16 +275,16 @@ struct RecordingIngestController {
         return nil
     }
 
-    static func invalid(_ message: String, path: String? = nil) -> LiveProblem {
-        LiveProblem(code: "invalidBatch", message: message, path: path)
+    static func invalid(_ message: String, path: String? = nil) -> LabProblem {
+        LabProblem(code: "invalidBatch", message: message, path: path)
     }
 
-    static func problem(_ error: any Error) -> LiveProblem {
+    static func problem(_ error: any Error) -> LabProblem {
         switch error {
         case RecordingStoreError.notFound:
-            LiveProblem(code: "notFound", message: "The recording was deleted; nothing more is stored.")
-        case let error as LabError: LiveProblem(code: error.code, message: error.message)
-        default: LiveProblem(code: "storage", message: "The lab's database failed; nothing was stored.")
+            LabProblem(code: "notFound", message: "The recording was deleted; nothing more is stored.")
+        case let error as LabError: LabProblem(code: error.code, message: error.message)
+        default: LabProblem(code: "storage", message: "The lab's database failed; nothing was stored.")
         }
     }
 

@@ -18,13 +18,11 @@ struct RecordingLiveController {
 
     func addRoutes(to router: Router<LabRequestContext>) {
         router.ws("api/recordings/:id/live") { _, context in
-            guard context.access != .anonymous, let id = context.parameters.get("id"),
-                DocumentID.isWellFormed(id)
-            else { return .dontUpgrade }
+            guard context.access != .anonymous, context.documentID != nil else { return .dontUpgrade }
             context.limitWebSocketFrames(to: LiveController.watcherMessageSize)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            let id = context.requestContext.parameters.get("id") ?? ""
+            guard let id = context.requestContext.documentID?.description else { return }
             try await connections.serve(context.requestContext.remoteHost, outbound: outbound) {
                 try await watch(id, inbound: inbound, outbound: outbound)
             }

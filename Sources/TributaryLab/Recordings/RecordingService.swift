@@ -25,7 +25,7 @@ struct RecordingService: Sendable {
 
     /// The recording that `segment` of a path names: its id, or else its name, made when missing.
     func open(_ segment: String) async throws -> RecordingSummary {
-        if DocumentID.isWellFormed(segment) {
+        if DocumentID(segment) != nil {
             do throws(RecordingStoreError) {
                 return try await store.recording(segment)
             } catch {

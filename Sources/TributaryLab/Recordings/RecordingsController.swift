@@ -149,7 +149,7 @@ struct RecordingsController {
             )
         }
         let created = try await documents.create(document, author: "recording \(recorded.recording.name)")
-        return Self.created(created.id, at: "/api/streams/\(created.id)")
+        return Self.created(created.id.description, at: "/api/streams/\(created.id)")
     }
 
     /// `?input=a&output=b&frame=0.1`: a Swift Testing source that replays lane `a` into a
@@ -280,9 +280,6 @@ struct RecordingsController {
     }
 
     static func id(_ context: LabRequestContext) throws(LabError) -> String {
-        guard let id = context.parameters.get("id"), DocumentID.isWellFormed(id) else {
-            throw .notFound("such recording")
-        }
-        return id
+        try context.requireDocumentID(naming: "such recording").description
     }
 }

@@ -18,7 +18,7 @@ import TributaryStreams
 /// timeline that is wide but quiet is answered, and only one whose printed lanes are still too
 /// long is refused.
 struct RunsController {
-    let store: any DocumentStore
+    let documents: DocumentService
     /// The recordings whose lanes are drawn, if the lab keeps any.
     let recordings: (any RecordingStore)?
     let pool: RunPool
@@ -80,7 +80,7 @@ struct RunsController {
         context: LabRequestContext
     ) async throws -> SharedRuns.Drawn {
         let id = try DocumentsController.id(context)
-        let stored: StoredDocument
+        let stored: SharedDocument
         if let text = request.uri.queryParameters["version"] {
             // Digits alone, as a link writes a version: not +1, 01 or 1e0.
             guard text.utf8.allSatisfy({ (48...57).contains($0) }), text.first != "0", let number = Int(text),
@@ -88,9 +88,9 @@ struct RunsController {
             else {
                 throw LabError.badRequest("badVersion", "A version is a number from 1.")
             }
-            stored = try await DocumentsController.version(number, of: id, in: store)
+            stored = try await documents.version(number, of: id)
         } else {
-            stored = try await store.document(id)
+            stored = try await documents.document(id)
         }
         let (document, title, budget) = (stored.document, stored.title, budget)
         return try await shared.drawn(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import TributaryHTTP
+import TributaryLabWire
 
 /// Runs of stored versions for whoever has a document's link: what a version runs to and how it
 /// is drawn never change, so each version is run once and its answers kept, and a link posted
@@ -19,7 +20,7 @@ actor SharedRuns {
     }
 
     struct Key: Hashable, Sendable {
-        var id: String
+        var id: DocumentID
         var version: Int
     }
 

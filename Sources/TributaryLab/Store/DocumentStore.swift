@@ -1,48 +1,10 @@
 public import Foundation
-import TributaryLabWire
+public import TributaryLabWire
 public import TributaryStreams
-
-/// A stream document as the lab keeps it: its current version and who saved it when.
-public struct StoredDocument: Sendable, Hashable {
-    /// The share link's id: 128 random bits in 22 URL-safe characters.
-    public var id: String
-    /// The version, counting saves from 1.
-    public var version: Int
-    /// When the version was saved.
-    public var updatedAt: Date
-    /// Who saved it.
-    public var author: String
-    /// The document.
-    public var document: StreamDocument
-
-    public init(id: String, version: Int, updatedAt: Date, author: String, document: StreamDocument) {
-        self.id = id
-        self.version = version
-        self.updatedAt = updatedAt
-        self.author = author
-        self.document = document
-    }
-
-    /// The document's name, or its id.
-    public var title: String { document.name ?? id }
-}
-
-/// One saved version of a document, without the document.
-public struct DocumentVersion: Sendable, Hashable, Codable {
-    public var number: Int
-    public var time: Date
-    public var author: String
-
-    public init(number: Int, time: Date, author: String) {
-        self.number = number
-        self.time = time
-        self.author = author
-    }
-}
 
 /// A page of the document list, newest first, and where the next page starts.
 public struct DocumentPage: Sendable, Hashable {
-    public var documents: [StoredDocument]
+    public var documents: [SharedDocument]
     /// Pass to ``DocumentStore/list(limit:after:)`` for the next page; nil on the last.
     public var nextCursor: String?
 }
@@ -50,7 +12,7 @@ public struct DocumentPage: Sendable, Hashable {
 extension DocumentPage {
     /// The page of at most `limit` documents out of `fetched`, which holds one more when another
     /// page follows.
-    init(fetched: [StoredDocument], limit: Int) {
+    init(fetched: [SharedDocument], limit: Int) {
         let shown = Array(fetched.prefix(limit))
         self.init(
             documents: shown,
@@ -63,9 +25,9 @@ extension DocumentPage {
 /// Why the store could not do what it was asked.
 public enum DocumentStoreError: Error, Sendable, CustomStringConvertible {
     /// There is no document with the id, or no such version of it.
-    case notFound(id: String)
+    case notFound(id: DocumentID)
     /// The save was based on a version that is no longer the latest.
-    case conflict(current: StoredDocument)
+    case conflict(current: SharedDocument)
     /// The cursor did not come from this store.
     case invalidCursor
     /// The database failed.
@@ -90,42 +52,42 @@ public enum DocumentStoreError: Error, Sendable, CustomStringConvertible {
 /// reach a store: the server validates them first.
 public protocol DocumentStore: Sendable {
     /// Stores a new document as version 1.
-    func create(_ document: StreamDocument, author: String) async throws(DocumentStoreError) -> StoredDocument
+    func create(_ document: StreamDocument, author: String) async throws(DocumentStoreError) -> SharedDocument
     /// The latest version of a document.
-    func document(_ id: String) async throws(DocumentStoreError) -> StoredDocument
+    func document(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument
     /// Saves `document` as the next version, if `baseVersion` is the latest.
     func save(
-        _ id: String,
+        _ id: DocumentID,
         document: StreamDocument,
         baseVersion: Int,
         author: String
-    ) async throws(DocumentStoreError) -> StoredDocument
+    ) async throws(DocumentStoreError) -> SharedDocument
     /// Deletes a document and its history.
-    func delete(_ id: String) async throws(DocumentStoreError)
+    func delete(_ id: DocumentID) async throws(DocumentStoreError)
     /// A page of documents, most recently saved first.
     func list(limit: Int, after cursor: String?) async throws(DocumentStoreError) -> DocumentPage
     /// Every version of a document, oldest first.
-    func versions(_ id: String) async throws(DocumentStoreError) -> [DocumentVersion]
+    func versions(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion]
     /// One version of a document.
-    func version(_ id: String, number: Int) async throws(DocumentStoreError) -> StoredDocument
+    func version(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument
     /// The number of a document's latest version, without reading the document.
-    func latestVersion(_ id: String) async throws(DocumentStoreError) -> Int
+    func latestVersion(_ id: DocumentID) async throws(DocumentStoreError) -> Int
     /// The recordings kept in the same database, in tables of their own; nil for a store that
     /// keeps none.
     var recordings: (any RecordingStore)? { get }
 }
 
 extension DocumentStore {
-    public func latestVersion(_ id: String) async throws(DocumentStoreError) -> Int {
+    public func latestVersion(_ id: DocumentID) async throws(DocumentStoreError) -> Int {
         try await document(id).version
     }
 }
 
-extension StoredDocument {
+extension SharedDocument {
     /// Version 1 of a new document, under a new id.
-    static func first(_ document: StreamDocument, author: String) -> StoredDocument {
-        StoredDocument(
-            id: DocumentID.make(),
+    static func first(_ document: StreamDocument, author: String) -> SharedDocument {
+        SharedDocument(
+            id: DocumentID.random(),
             version: 1,
             updatedAt: DocumentCursor.now(),
             author: author,
@@ -135,12 +97,12 @@ extension StoredDocument {
 
     /// The version of `id` after `latest`, saved now.
     static func next(
-        _ id: String,
+        _ id: DocumentID,
         after latest: Int,
         _ document: StreamDocument,
         author: String
-    ) -> StoredDocument {
-        StoredDocument(
+    ) -> SharedDocument {
+        SharedDocument(
             id: id,
             version: latest + 1,
             updatedAt: DocumentCursor.now(),
@@ -150,7 +112,14 @@ extension StoredDocument {
     }
 
     /// A document as a store reads it back: its body is the JSON that ``body(of:)`` made.
-    init(id: String, version: Int, updatedAt: Date, author: String, body: Data) throws(DocumentStoreError) {
+    init(
+        id text: String,
+        version: Int,
+        updatedAt: Date,
+        author: String,
+        body: Data
+    ) throws(DocumentStoreError) {
+        guard let id = DocumentID(text) else { throw .storage("a stored id is not an id: \(text)") }
         do throws(StreamError) {
             self.init(
                 id: id,
@@ -177,9 +146,9 @@ extension StoredDocument {
 /// A change one lab instance made to a store that several share.
 public enum DocumentChange: Sendable, Hashable {
     /// `id` was saved as `version`.
-    case saved(id: String, version: Int)
+    case saved(id: DocumentID, version: Int)
     /// `id` was deleted.
-    case deleted(id: String)
+    case deleted(id: DocumentID)
     /// Changes may have been lost — the connection that brings them was down — so whatever is
     /// shown of any document is to be read again.
     case missed
@@ -197,19 +166,17 @@ public protocol SharedDocumentStore: DocumentStore {
 /// The list's cursor: the time and id of the last document of a page, which the next page starts
 /// after.
 enum DocumentCursor {
-    static func encode(_ time: Date, _ id: String) -> String {
+    static func encode(_ time: Date, _ id: DocumentID) -> String {
         DocumentID.base64URL(Data("\(time.timeIntervalSince1970)|\(id)".utf8))
     }
 
-    static func decode(_ text: String) -> (time: Date, id: String)? {
+    static func decode(_ text: String) -> (time: Date, id: DocumentID)? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64) else { return nil }
         let parts = String(decoding: data, as: UTF8.self).split(separator: "|", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let time = Double(parts[0]), DocumentID.isWellFormed(parts[1]) else {
-            return nil
-        }
-        return (Date(timeIntervalSince1970: time), parts[1])
+        guard parts.count == 2, let time = Double(parts[0]), let id = DocumentID(parts[1]) else { return nil }
+        return (Date(timeIntervalSince1970: time), id)
     }
 
     /// The time now, to the millisecond, so that what a store keeps reads back the same.

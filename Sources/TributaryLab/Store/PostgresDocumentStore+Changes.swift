@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Tributary
-import TributaryLabWire
+public import TributaryLabWire
 import TributaryStreams
 
 /// Saves and deletions passed between instances: `NOTIFY` on each, a connection that listens.
@@ -38,19 +38,20 @@ extension PostgresDocumentStore {
     }
 
     struct Notice: Codable {
-        var id: String
+        var id: DocumentID
         var version: Int?
     }
 
-    static func payload(id: String, version: Int?) -> String {
+    static func payload(id: DocumentID, version: Int?) -> String {
         let data = (try? JSONEncoder().encode(Notice(id: id, version: version))) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
     static func change(_ payload: String) -> DocumentChange? {
-        guard let notice = try? JSONDecoder().decode(Notice.self, from: Data(payload.utf8)),
-            DocumentID.isWellFormed(notice.id)
-        else { return nil }
+        // A payload whose id is not an id does not decode.
+        guard let notice = try? JSONDecoder().decode(Notice.self, from: Data(payload.utf8)) else {
+            return nil
+        }
         return notice.version.map { .saved(id: notice.id, version: $0) } ?? .deleted(id: notice.id)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Tributary
+public import TributaryLabWire
 public import TributaryStreams
 
 /// Documents and their versions, each save one transaction.
@@ -10,12 +11,12 @@ extension PostgresDocumentStore {
     public func create(
         _ document: StreamDocument,
         author: String
-    ) async throws(DocumentStoreError) -> StoredDocument {
-        let body = try StoredDocument.body(of: document)
-        let stored = StoredDocument.first(document, author: author)
+    ) async throws(DocumentStoreError) -> SharedDocument {
+        let body = try SharedDocument.body(of: document)
+        let stored = SharedDocument.first(document, author: author)
         try await transaction { connection, logger in
             try await connection.query(
-                "INSERT INTO lab_documents (id, version, updated_at) VALUES (\(stored.id), 1, \(stored.updatedAt))",
+                "INSERT INTO lab_documents (id, version, updated_at) VALUES (\(stored.id.description), 1, \(stored.updatedAt))",
                 logger: logger
             )
             try await Self.insertVersion(stored, body: body, connection, logger)
@@ -23,11 +24,11 @@ extension PostgresDocumentStore {
         return stored
     }
 
-    public func document(_ id: String) async throws(DocumentStoreError) -> StoredDocument {
+    public func document(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument {
         let found = try await first(
             """
             SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM lab_documents d
-            JOIN lab_versions v ON v.document_id = d.id AND v.number = d.version WHERE d.id = \(id)
+            JOIN lab_versions v ON v.document_id = d.id AND v.number = d.version WHERE d.id = \(id.description)
             """
         )
         guard let found else { throw .notFound(id: id) }
@@ -35,17 +36,17 @@ extension PostgresDocumentStore {
     }
 
     public func save(
-        _ id: String,
+        _ id: DocumentID,
         document: StreamDocument,
         baseVersion: Int,
         author: String
-    ) async throws(DocumentStoreError) -> StoredDocument {
-        let body = try StoredDocument.body(of: document)
-        let outcome: Result<StoredDocument, DocumentStoreError> = try await transaction {
+    ) async throws(DocumentStoreError) -> SharedDocument {
+        let body = try SharedDocument.body(of: document)
+        let outcome: Result<SharedDocument, DocumentStoreError> = try await transaction {
             connection,
             logger in
             let rows = try await connection.query(
-                "SELECT version FROM lab_documents WHERE id = \(id) FOR UPDATE",
+                "SELECT version FROM lab_documents WHERE id = \(id.description) FOR UPDATE",
                 logger: logger
             )
             var latest: Int?
@@ -55,18 +56,18 @@ extension PostgresDocumentStore {
                 let current = try await Self.documents(
                     """
                     SELECT document_id, number, saved_at, author, body FROM lab_versions
-                    WHERE document_id = \(id) AND number = \(latest)
+                    WHERE document_id = \(id.description) AND number = \(latest)
                     """,
                     connection,
                     logger
                 ).first
                 return .failure(current.map(DocumentStoreError.conflict) ?? .notFound(id: id))
             }
-            let stored = StoredDocument.next(id, after: latest, document, author: author)
+            let stored = SharedDocument.next(id, after: latest, document, author: author)
             try await connection.query(
                 """
                 UPDATE lab_documents SET version = \(stored.version), updated_at = \(stored.updatedAt)
-                WHERE id = \(id)
+                WHERE id = \(id.description)
                 """,
                 logger: logger
             )
@@ -77,11 +78,11 @@ extension PostgresDocumentStore {
         return try outcome.get()
     }
 
-    public func delete(_ id: String) async throws(DocumentStoreError) {
+    public func delete(_ id: DocumentID) async throws(DocumentStoreError) {
         let deleted = try await transaction { connection, logger in
             var deleted = false
             let rows = try await connection.query(
-                "DELETE FROM lab_documents WHERE id = \(id) RETURNING id",
+                "DELETE FROM lab_documents WHERE id = \(id.description) RETURNING id",
                 logger: logger
             )
             for try await _ in rows.decode(String.self) { deleted = true }
@@ -99,7 +100,7 @@ extension PostgresDocumentStore {
             query = """
                 SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM lab_documents d
                 JOIN lab_versions v ON v.document_id = d.id AND v.number = d.version
-                WHERE (d.updated_at < \(time) OR (d.updated_at = \(time) AND d.id < \(id)))
+                WHERE (d.updated_at < \(time) OR (d.updated_at = \(time) AND d.id < \(id.description)))
                 ORDER BY d.updated_at DESC, d.id DESC LIMIT \(limit + 1)
                 """
         } else {
@@ -113,11 +114,11 @@ extension PostgresDocumentStore {
         return DocumentPage(fetched: documents, limit: limit)
     }
 
-    public func versions(_ id: String) async throws(DocumentStoreError) -> [DocumentVersion] {
+    public func versions(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion] {
         let versions = try await transaction { connection, logger in
             var versions: [DocumentVersion] = []
             let rows = try await connection.query(
-                "SELECT number, saved_at, author FROM lab_versions WHERE document_id = \(id) ORDER BY number",
+                "SELECT number, saved_at, author FROM lab_versions WHERE document_id = \(id.description) ORDER BY number",
                 logger: logger
             )
             for try await (number, time, author) in rows.decode((Int, Date, String).self) {
@@ -129,22 +130,22 @@ extension PostgresDocumentStore {
         return versions
     }
 
-    public func version(_ id: String, number: Int) async throws(DocumentStoreError) -> StoredDocument {
+    public func version(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument {
         let found = try await first(
             """
             SELECT document_id, number, saved_at, author, body FROM lab_versions
-            WHERE document_id = \(id) AND number = \(number)
+            WHERE document_id = \(id.description) AND number = \(number)
             """
         )
         guard let found else { throw .notFound(id: id) }
         return found
     }
 
-    public func latestVersion(_ id: String) async throws(DocumentStoreError) -> Int {
+    public func latestVersion(_ id: DocumentID) async throws(DocumentStoreError) -> Int {
         let found = try await transaction { connection, logger in
             var found: Int?
             let rows = try await connection.query(
-                "SELECT version FROM lab_documents WHERE id = \(id)",
+                "SELECT version FROM lab_documents WHERE id = \(id.description)",
                 logger: logger
             )
             for try await version in rows.decode(Int.self) { found = version }
@@ -173,11 +174,11 @@ extension PostgresDocumentStore {
         }
     }
 
-    func all(_ query: PostgresQuery) async throws(DocumentStoreError) -> [StoredDocument] {
+    func all(_ query: PostgresQuery) async throws(DocumentStoreError) -> [SharedDocument] {
         try await transaction { connection, logger in try await Self.documents(query, connection, logger) }
     }
 
-    func first(_ query: PostgresQuery) async throws(DocumentStoreError) -> StoredDocument? {
+    func first(_ query: PostgresQuery) async throws(DocumentStoreError) -> SharedDocument? {
         try await all(query).first
     }
 
@@ -185,20 +186,20 @@ extension PostgresDocumentStore {
         _ query: PostgresQuery,
         _ connection: PostgresConnection,
         _ logger: Logger
-    ) async throws -> [StoredDocument] {
-        var documents: [StoredDocument] = []
+    ) async throws -> [SharedDocument] {
+        var documents: [SharedDocument] = []
         let rows = try await connection.query(query, logger: logger)
         for try await (id, number, time, author, body) in rows.decode((String, Int, Date, String, Data).self)
         {
             documents.append(
-                try StoredDocument(id: id, version: number, updatedAt: time, author: author, body: body)
+                try SharedDocument(id: id, version: number, updatedAt: time, author: author, body: body)
             )
         }
         return documents
     }
 
     static func insertVersion(
-        _ stored: StoredDocument,
+        _ stored: SharedDocument,
         body: Data,
         _ connection: PostgresConnection,
         _ logger: Logger
@@ -206,7 +207,7 @@ extension PostgresDocumentStore {
         try await connection.query(
             """
             INSERT INTO lab_versions (document_id, number, saved_at, author, body)
-            VALUES (\(stored.id), \(stored.version), \(stored.updatedAt), \(stored.author), \(body))
+            VALUES (\(stored.id.description), \(stored.version), \(stored.updatedAt), \(stored.author), \(body))
             """,
             logger: logger
         )
@@ -214,7 +215,7 @@ extension PostgresDocumentStore {
 
     /// Tells every instance, when the transaction commits, what changed.
     static func notify(
-        id: String,
+        id: DocumentID,
         version: Int?,
         _ connection: PostgresConnection,
         _ logger: Logger

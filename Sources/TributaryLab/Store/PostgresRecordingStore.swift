@@ -266,7 +266,7 @@ public struct PostgresRecordingStore: SharedRecordingStore {
 
     static func change(_ payload: String) -> RecordingChange? {
         guard let notice = try? JSONDecoder().decode(Notice.self, from: Data(payload.utf8)),
-            DocumentID.isWellFormed(notice.recording)
+            DocumentID(notice.recording) != nil
         else { return nil }
         return notice.events.map { .grew(id: notice.recording, events: $0) } ?? .deleted(id: notice.recording)
     }

@@ -141,7 +141,7 @@ enum Recordings {
     /// An empty recording named `name`, under a new id.
     static func new(named name: String) -> RecordingSummary {
         RecordingSummary(
-            id: DocumentID.make(),
+            id: DocumentID.random().description,
             name: name,
             events: 0,
             dropped: 0,

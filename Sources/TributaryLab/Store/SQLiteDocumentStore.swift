@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+public import TributaryLabWire
 public import TributaryStreams
 
 /// A ``DocumentStore`` in one SQLite file, through GRDB: write-ahead logging, schema
@@ -63,20 +64,20 @@ public final class SQLiteDocumentStore: DocumentStore {
     public func create(
         _ document: StreamDocument,
         author: String
-    ) async throws(DocumentStoreError) -> StoredDocument {
-        let body = try StoredDocument.body(of: document)
-        let stored = StoredDocument.first(document, author: author)
+    ) async throws(DocumentStoreError) -> SharedDocument {
+        let body = try SharedDocument.body(of: document)
+        let stored = SharedDocument.first(document, author: author)
         try await write { db in
             try db.execute(
                 sql: "INSERT INTO documents (id, version, updated_at) VALUES (?, 1, ?)",
-                arguments: [stored.id, stored.updatedAt.timeIntervalSince1970]
+                arguments: [stored.id.description, stored.updatedAt.timeIntervalSince1970]
             )
             try Self.insertVersion(db, stored, body: body)
         }
         return stored
     }
 
-    public func document(_ id: String) async throws(DocumentStoreError) -> StoredDocument {
+    public func document(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument {
         let found = try await read { db in
             try Row.fetchOne(
                 db,
@@ -84,7 +85,7 @@ public final class SQLiteDocumentStore: DocumentStore {
                     SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM documents d
                     JOIN versions v ON v.document_id = d.id AND v.number = d.version WHERE d.id = ?
                     """,
-                arguments: [id]
+                arguments: [id.description]
             ).map(Self.stored)
         }
         guard let found else { throw .notFound(id: id) }
@@ -92,18 +93,18 @@ public final class SQLiteDocumentStore: DocumentStore {
     }
 
     public func save(
-        _ id: String,
+        _ id: DocumentID,
         document: StreamDocument,
         baseVersion: Int,
         author: String
-    ) async throws(DocumentStoreError) -> StoredDocument {
-        let body = try StoredDocument.body(of: document)
-        let outcome: Result<StoredDocument, DocumentStoreError> = try await write { db in
+    ) async throws(DocumentStoreError) -> SharedDocument {
+        let body = try SharedDocument.body(of: document)
+        let outcome: Result<SharedDocument, DocumentStoreError> = try await write { db in
             guard
                 let latest = try Int.fetchOne(
                     db,
                     sql: "SELECT version FROM documents WHERE id = ?",
-                    arguments: [id]
+                    arguments: [id.description]
                 )
             else {
                 return .failure(.notFound(id: id))
@@ -113,17 +114,17 @@ public final class SQLiteDocumentStore: DocumentStore {
                     db,
                     sql:
                         "SELECT document_id, number, saved_at, author, body FROM versions WHERE document_id = ? AND number = ?",
-                    arguments: [id, latest]
+                    arguments: [id.description, latest]
                 )
                 return .failure(
                     row.map { (try? Self.stored($0)).map(DocumentStoreError.conflict) ?? .notFound(id: id) }
                         ?? .notFound(id: id)
                 )
             }
-            let stored = StoredDocument.next(id, after: latest, document, author: author)
+            let stored = SharedDocument.next(id, after: latest, document, author: author)
             try db.execute(
                 sql: "UPDATE documents SET version = ?, updated_at = ? WHERE id = ?",
-                arguments: [stored.version, stored.updatedAt.timeIntervalSince1970, id]
+                arguments: [stored.version, stored.updatedAt.timeIntervalSince1970, id.description]
             )
             try Self.insertVersion(db, stored, body: body)
             return .success(stored)
@@ -131,9 +132,9 @@ public final class SQLiteDocumentStore: DocumentStore {
         return try outcome.get()
     }
 
-    public func delete(_ id: String) async throws(DocumentStoreError) {
+    public func delete(_ id: DocumentID) async throws(DocumentStoreError) {
         let deleted = try await write { db in
-            try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [id.description])
             return db.changesCount
         }
         if deleted == 0 { throw .notFound(id: id) }
@@ -146,7 +147,7 @@ public final class SQLiteDocumentStore: DocumentStore {
         if let cursor {
             guard let (time, id) = DocumentCursor.decode(cursor) else { throw .invalidCursor }
             where_ = "WHERE (d.updated_at < ? OR (d.updated_at = ? AND d.id < ?))"
-            values = [time.timeIntervalSince1970, time.timeIntervalSince1970, id]
+            values = [time.timeIntervalSince1970, time.timeIntervalSince1970, id.description]
         }
         values += [limit + 1]
         let (condition, arguments) = (where_, values)
@@ -164,12 +165,12 @@ public final class SQLiteDocumentStore: DocumentStore {
         return DocumentPage(fetched: documents, limit: limit)
     }
 
-    public func versions(_ id: String) async throws(DocumentStoreError) -> [DocumentVersion] {
+    public func versions(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion] {
         let versions = try await read { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT number, saved_at, author FROM versions WHERE document_id = ? ORDER BY number",
-                arguments: [id]
+                arguments: [id.description]
             )
             .map {
                 DocumentVersion(
@@ -183,13 +184,13 @@ public final class SQLiteDocumentStore: DocumentStore {
         return versions
     }
 
-    public func version(_ id: String, number: Int) async throws(DocumentStoreError) -> StoredDocument {
+    public func version(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument {
         let found = try await read { db in
             try Row.fetchOne(
                 db,
                 sql:
                     "SELECT document_id, number, saved_at, author, body FROM versions WHERE document_id = ? AND number = ?",
-                arguments: [id, number]
+                arguments: [id.description, number]
             ).map(Self.stored)
         }
         guard let found else { throw .notFound(id: id) }
@@ -199,11 +200,11 @@ public final class SQLiteDocumentStore: DocumentStore {
     /// One indexed row, read on a reader's queue like every other read: a read made in place
     /// would block one of the few threads that all tasks share while it waits for a reader, and
     /// enough readers at once would hold every such thread, and the lab, for good.
-    public func latestVersion(_ id: String) async throws(DocumentStoreError) -> Int {
+    public func latestVersion(_ id: DocumentID) async throws(DocumentStoreError) -> Int {
         let query = { @Sendable (db: Database) throws -> Int? in
             try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT version FROM documents WHERE id = ?"),
-                arguments: [id]
+                arguments: [id.description]
             )
         }
         let found: Int?
@@ -230,18 +231,19 @@ public final class SQLiteDocumentStore: DocumentStore {
         try await pool.access(reading: false, failure: DocumentStoreError.storage, body)
     }
 
-    private static func insertVersion(_ db: Database, _ stored: StoredDocument, body: Data) throws {
+    private static func insertVersion(_ db: Database, _ stored: SharedDocument, body: Data) throws {
         try db.execute(
             sql: "INSERT INTO versions (document_id, number, saved_at, author, body) VALUES (?, ?, ?, ?, ?)",
             arguments: [
-                stored.id, stored.version, stored.updatedAt.timeIntervalSince1970, stored.author, body,
+                stored.id.description, stored.version, stored.updatedAt.timeIntervalSince1970, stored.author,
+                body,
             ]
         )
     }
 
-    private static func stored(_ row: Row) throws(DocumentStoreError) -> StoredDocument {
-        try StoredDocument(
-            id: row["document_id"],
+    private static func stored(_ row: Row) throws(DocumentStoreError) -> SharedDocument {
+        try SharedDocument(
+            id: row["document_id"] as String,
             version: row["number"],
             updatedAt: Date(timeIntervalSince1970: row["saved_at"]),
             author: row["author"],
