@@ -111,16 +111,27 @@ public struct LabClient: Sendable {
     ) async throws(LabSaveError) -> SharedDocument {
         var request = Request<SharedDocument>(.path("api/streams/\(id)"), method: .put, body: .json(document))
         request.headers[.ifMatch] = "\"\(baseVersion)\""
+        let refusal: APIError
         do {
             return try await api.send(request)
         } catch {
-            if case .unacceptableStatus(let response, let body, _) = error.kind, response.status.code == 412,
-                let current = try? LabJSON.decoder.decode(SharedDocument.self, from: body)
-            {
-                throw .conflict(current: current)
-            }
+            refusal = error
+        }
+        guard case .unacceptableStatus(let response, let body, _) = refusal.kind, response.status.code == 412 else {
+            throw .failed(refusal)
+        }
+        // The answer carries the document as it is; one larger than the client keeps of an
+        // error's body is read again.
+        if let current = try? LabJSON.decoder.decode(SharedDocument.self, from: body) {
+            throw .conflict(current: current)
+        }
+        let current: SharedDocument
+        do throws(APIError) {
+            current = try await self.document(id)
+        } catch {
             throw .failed(error)
         }
+        throw .conflict(current: current)
     }
 
     /// Deletes a document.

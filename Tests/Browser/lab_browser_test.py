@@ -1063,7 +1063,9 @@ def recordings(run, first, second):
         assert [item.get_attribute("class") for item in changes.find_elements(By.TAG_NAME, "li")] == ["diff-added", "diff-changed", "diff-added"]
         whole = first.find_element(By.CSS_SELECTOR, "#at-cursor details.whole")
         whole.find_element(By.TAG_NAME, "summary").click()
-        assert '"title": "Swift 6"' in whole.find_element(By.TAG_NAME, "pre").text
+        # The JSON is written out when the details open, on the toggle event that follows the click.
+        written = wait(first, lambda: first.find_element(By.CSS_SELECTOR, "#at-cursor details.whole[open] pre"))
+        assert '"title": "Swift 6"' in written.text
         first.save_screenshot(os.path.join(run.shots, "recordings-state-diff.png"))
         # On a phone each lane is a block, the state whole wraps, and nothing is wider than the window.
         try:

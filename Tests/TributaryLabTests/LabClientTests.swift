@@ -70,6 +70,29 @@ struct LabClientTests {
         }
     }
 
+    /// A conflict brings the whole document, however much larger than what the client keeps
+    /// of an error's body.
+    @Test func aStaleSaveOfALargeDocumentBringsItWhole() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "client-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(database: folder.appending(path: "lab.sqlite")) { _, client in
+            var large = try sample("Large")
+            large.description = String(repeating: "x", count: 200_000)
+            let created = try await client.create(large)
+            _ = try await client.save(created.id, document: large, baseVersion: 1)
+            do throws(LabSaveError) {
+                _ = try await client.save(created.id, document: large, baseVersion: 1)
+                Issue.record("a stale save went through")
+            } catch {
+                guard case .conflict(let current) = error else {
+                    Issue.record("a stale save failed with \(error)")
+                    return
+                }
+                #expect(current.version == 2 && current.document == large)
+            }
+        }
+    }
+
     /// The REST calls and the live connection follow a change of the base URL or the token:
     /// neither is kept from when the client was made.
     @Test func aChangedBaseURLOrTokenReachesEveryCall() async throws {
