@@ -117,7 +117,8 @@ public struct LabClient: Sendable {
         } catch {
             refusal = error
         }
-        guard case .unacceptableStatus(let response, let body, _) = refusal.kind, response.status.code == 412 else {
+        guard case .unacceptableStatus(let response, let body, _) = refusal.kind, response.status.code == 412
+        else {
             throw .failed(refusal)
         }
         // The answer carries the document as it is; one larger than the client keeps of an

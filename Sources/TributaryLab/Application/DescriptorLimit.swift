@@ -15,6 +15,10 @@ enum DescriptorLimit {
     /// The descriptors kept for what is not a client's connection, at the least.
     static let reserve = 128
 
+    /// Of the reserve, the connections past the limit that are accepted to be answered `503`;
+    /// past these none is accepted until some close.
+    static let turnedAway = 64
+
     /// Raises the soft limit to the hard one, where the system allows, and returns the soft
     /// limit in force.
     static func raise() -> Int {

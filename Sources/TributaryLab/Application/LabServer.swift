@@ -141,7 +141,13 @@ public struct LabServer: Sendable {
             },
             configuration: .init(
                 address: .hostname(host, port: configuration.port),
-                serverName: "TributaryLab"
+                serverName: "TributaryLab",
+                // A little above the guard's limit, so that connections turned away with 503
+                // have room, and below the descriptors: past it Hummingbird accepts no more
+                // until some close, and the store and the pictures still open theirs.
+                availableConnectionsDelegate: MaximumAvailableConnections(
+                    maximumConnections + DescriptorLimit.turnedAway
+                )
             ),
             services: services,
             onServerRunning: { channel in

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Tributary
-public import TributaryLabWire
+import TributaryLabWire
 import TributaryStreams
 
 /// Saves and deletions passed between instances: `NOTIFY` on each, a connection that listens.

@@ -4,7 +4,7 @@ import NIOSSL
 public import PostgresNIO
 public import ServiceLifecycle
 import Tributary
-public import TributaryLabWire
+import TributaryLabWire
 import TributaryStreams
 
 /// A ``DocumentStore`` in PostgreSQL, for several lab instances behind one address.

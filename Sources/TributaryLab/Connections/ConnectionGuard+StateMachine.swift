@@ -1,0 +1,123 @@
+import NIOCore
+
+extension ConnectionGuard {
+    /// What ``ConnectionGuard`` decides, without a channel: whether a connection found room,
+    /// when its first head has arrived, and what its WebSocket frames may be. Each event returns
+    /// the action the handler performs. Tested alone (`ConnectionGuardStateMachineTests`).
+    struct StateMachine {
+        private enum State {
+            /// Counted in; waiting for the first head's end, within the head timeout.
+            case awaitingHead
+            /// The first head is in: Hummingbird's idle timeout takes over.
+            case reading
+            /// A WebSocket frame broke a rule; the connection is closing and nothing more is read.
+            case refusedFrame
+            /// No room: answered `503` once, when its request comes or a moment after it opened.
+            case turningAway
+            /// Answered `503`; nothing more is read.
+            case turnedAway
+        }
+
+        private var state: State
+        /// The frames of an upgraded connection, once its route has set their limit.
+        private var frames: WebSocketFrames?
+        /// How much of the `\r\n\r\n` that ends a head the bytes read so far end with.
+        private var matched = 0
+        /// Whether the head has begun: empty lines before a request line are skipped by the
+        /// parser, so they end no head.
+        private var begun = false
+
+        /// A connection that `hasRoom` under the lab's limits, or none.
+        init(hasRoom: Bool) {
+            state = hasRoom ? .awaitingHead : .turningAway
+        }
+
+        /// Whether the connection was counted in; one that was not holds no timer but the
+        /// turn-away's, and no memory.
+        var hasRoom: Bool {
+            switch state {
+            case .turningAway, .turnedAway: false
+            case .awaitingHead, .reading, .refusedFrame: true
+            }
+        }
+
+        enum ReadAction: Equatable {
+            /// Pass the bytes on; `holding` bytes of an unfinished WebSocket frame are held,
+            /// when there are frames. `headArrived` when they end the first head: its timer
+            /// is cancelled.
+            case forward(holding: Int?, headArrived: Bool)
+            /// Read nothing more.
+            case drop
+            /// Answer `503` and close, reading nothing.
+            case turnAway
+            /// Close the WebSocket with `code` and `reason`, reading nothing more.
+            case refuse(code: UInt16, reason: String)
+        }
+
+        /// What to do with `bytes`, the next the connection sent.
+        mutating func read(_ bytes: ByteBuffer) -> ReadAction {
+            switch state {
+            case .turningAway:
+                state = .turnedAway
+                return .turnAway
+            case .turnedAway, .refusedFrame:
+                return .drop
+            case .awaitingHead, .reading:
+                break
+            }
+            let headArrived = state == .awaitingHead && endsHead(bytes)
+            if headArrived { state = .reading }
+            guard frames != nil else { return .forward(holding: nil, headArrived: headArrived) }
+            switch bytes.withUnsafeReadableBytes({ frames!.read($0) }) {
+            case .proceed(let held):
+                return .forward(holding: held, headArrived: headArrived)
+            case .refuse(let code, let reason):
+                state = .refusedFrame
+                return .refuse(code: code, reason: reason)
+            }
+        }
+
+        /// Whether a connection without room is to be answered now that its moment has passed:
+        /// once only.
+        mutating func turnAwayTimeReached() -> Bool {
+            guard case .turningAway = state else { return false }
+            state = .turnedAway
+            return true
+        }
+
+        /// Whether the connection is to be ended because its first head did not arrive in time.
+        func headTimeReached() -> Bool {
+            if case .awaitingHead = state { true } else { false }
+        }
+
+        /// A WebSocket route has said how large a frame its client may send.
+        mutating func limitFrames(to bytes: Int) {
+            frames = WebSocketFrames(limit: bytes)
+        }
+
+        /// Whether `buffer` completes the `\r\n\r\n` that ends a head, read on from where the
+        /// previous reads left off: one pass over the bytes, whatever size heads are sent in.
+        private mutating func endsHead(_ buffer: ByteBuffer) -> Bool {
+            var matched = matched
+            var begun = begun
+            defer { (self.matched, self.begun) = (matched, begun) }
+            return buffer.withUnsafeReadableBytes { bytes in
+                for byte in bytes {
+                    guard begun || byte == 13 || byte == 10 else {
+                        begun = true
+                        continue
+                    }
+                    guard begun else { continue }
+                    let expected: UInt8 = matched % 2 == 0 ? 13 : 10
+                    if byte == expected {
+                        matched += 1
+                        if matched == 4 { return true }
+                    } else {
+                        matched = byte == 13 ? 1 : 0
+                    }
+                }
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+import Tributary
+
+/// The first handler of every connection, before any HTTP is read. Its rules are its
+/// ``StateMachine``'s; this handler keeps the timers and the counts and performs what the
+/// machine returns.
+///
+/// Each rule fills a gap Hummingbird and NIO leave:
+///
+/// - It counts the connection, WebSockets included, against the lab's limit and its address
+///   block's, and answers one past either `503` with `Retry-After`. Hummingbird's
+///   `AvailableConnectionsDelegate` (which the lab also sets, a little above this limit, so that
+///   descriptors never run out) stops accepting instead: clients would wait unanswered in the
+///   kernel's queue, a health check behind them, and it cannot count by address.
+/// - It closes a connection whose first request head has not arrived within the timeout:
+///   Hummingbird's idle timeout starts only once a first head has been read, so without this a
+///   client that sends half a head holds its connection forever.
+/// - Once a WebSocket route has said how large a frame the connection may send
+///   (``WebSocketLimit``), it reads the frames' headers as they come (``WebSocketFrames``),
+///   refusing one past the limit (1009) or unmasked (1002) before its payload is held, and counts
+///   what an unfinished frame holds against the lab's ``ClientMemory``. Hummingbird takes one
+///   frame limit for every route, and NIO's decoder buffers a whole frame before it is read.
+final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+
+    /// The open connections, in all and by ``AddressBlock``, shared by every connection's guard.
+    final class Count: Sendable {
+        private let maximum: Int
+        private let maximumPerBlock: Int
+        private let state = Protected<(open: Int, byBlock: [String: Int])>((0, [:]))
+
+        init(maximum: Int, maximumPerBlock: Int = .max) {
+            self.maximum = maximum
+            self.maximumPerBlock = maximumPerBlock
+        }
+
+        /// Counts a connection from `block` in, or says that there is no room for it: the lab
+        /// holds as many as it takes, or `block` holds as many as one block may.
+        func enter(from block: String) -> Bool {
+            state.withLock { state in
+                guard state.open < maximum, state.byBlock[block, default: 0] < maximumPerBlock else {
+                    return false
+                }
+                state.open += 1
+                state.byBlock[block, default: 0] += 1
+                return true
+            }
+        }
+
+        func leave(from block: String) {
+            state.withLock { state in
+                state.open -= 1
+                let left = state.byBlock[block, default: 1] - 1
+                state.byBlock[block] = left > 0 ? left : nil
+            }
+        }
+    }
+
+    private let count: Count
+    private let memory: ClientMemory
+    private let headTimeout: TimeAmount
+    private var machine = StateMachine(hasRoom: false)
+    /// The head's timer, or the turn-away's.
+    private var timer: Scheduled<Void>?
+
+    init(count: Count, memory: ClientMemory, headTimeout: TimeAmount) {
+        self.count = count
+        self.memory = memory
+        self.headTimeout = headTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // Closing here, while the pipeline is still being built, would leave the connection's
+        // async channel unfinished, which NIO treats as a programming error and traps on: a
+        // connection without room is turned away once it is active instead.
+        let block = AddressBlock.of(context.channel.remoteAddress?.ipAddress ?? "unknown")
+        machine = StateMachine(hasRoom: count.enter(from: block))
+        guard machine.hasRoom else { return }
+        let (count, memory, holder) = (count, memory, ObjectIdentifier(self))
+        context.channel.closeFuture.whenComplete { _ in
+            count.leave(from: block)
+            memory.release(holder)
+        }
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: headTimeout) {
+            guard self.machine.headTimeReached() else { return }
+            // Past the decoder, which would read the end of input as a head cut short and
+            // answer it: a head that never came is not answered.
+            guard let framing = try? context.pipeline.syncOperations.context(handlerType: RequestFraming.self)
+            else { return context.close(promise: nil) }
+            endInput(context: framing)
+        }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.fireChannelActive()
+        guard !machine.hasRoom else { return }
+        // Answered once its request has been read, so that closing leaves nothing unread to
+        // reset the connection with the answer; a client that sends nothing is answered soon.
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(500)) {
+            if self.machine.turnAwayTimeReached() { self.turnAway(context: context) }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch machine.read(unwrapInboundIn(data)) {
+        case .forward(let holding, let headArrived):
+            if headArrived {
+                timer?.cancel()
+                timer = nil
+            }
+            if let holding {
+                let channel = context.channel
+                memory.hold(holding, by: ObjectIdentifier(self)) { channel.close(promise: nil) }
+            }
+            context.fireChannelRead(data)
+        case .drop:
+            break
+        case .turnAway:
+            turnAway(context: context)
+        case .refuse(let code, let reason):
+            refuse(code: code, reason: reason, context: context)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let limit = event as? WebSocketLimit {
+            machine.limitFrames(to: limit.frameBytes)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Answers `503` and closes, once the answer is out.
+    private func turnAway(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        let answer =
+            "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).assumeIsolated().whenComplete { _ in
+            endInput(context: context)
+        }
+    }
+
+    /// Closes a WebSocket whose client broke a rule, with a close frame that says which.
+    private func refuse(code: UInt16, reason: String, context: ChannelHandlerContext) {
+        memory.release(ObjectIdentifier(self))
+        guard context.channel.isActive else { return }
+        let frame = WebSocketFrames.closeFrame(code: code, reason: reason)
+        context.writeAndFlush(NIOAny(ByteBuffer(bytes: frame))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The lab's HTTP/1 and WebSocket channel with a ``ConnectionGuard`` put first on every
+/// connection.
+struct GuardedChannel: ServerChildChannel {
+    let inner: HTTP1WebSocketUpgradeChannel
+    let count: ConnectionGuard.Count
+    let memory: ClientMemory
+    let headTimeout: TimeAmount
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
+        let (count, memory, headTimeout) = (count, memory, headTimeout)
+        return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(
+                ConnectionGuard(count: count, memory: memory, headTimeout: headTimeout)
+            )
+        }
+        .flatMap { inner.setup(channel: channel, logger: logger) }
+        .flatMapThrowing { value in
+            let decoder = try channel.pipeline.syncOperations.context(
+                handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self
+            )
+            try channel.pipeline.syncOperations.addHandler(
+                RequestFraming(),
+                position: .after(decoder.handler)
+            )
+            return value
+        }
+    }
+
+    func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+        // Hummingbird leaves a connection whose upgrade failed open, answered with nothing; once
+        // it is done with a connection, the connection is closed.
+        value.channel.close(promise: nil)
+    }
+}
