@@ -113,10 +113,10 @@ public struct LabServer: Sendable {
         var services: [any Service] = []
         if let store = store as? any Service { services.append(store) }
         if let store = store as? any SharedDocumentStore {
-            services.append(LiveFollower(store: store, hub: hub))
+            services.append(ChangeFollower(changes: { store.changes() }, apply: service.follow))
         }
         if let recordingService, let shared = recordingService.store as? any SharedRecordingStore {
-            services.append(RecordingFollower(store: shared, service: recordingService))
+            services.append(ChangeFollower(changes: { shared.changes() }, apply: recordingService.follow))
         }
         return Application(
             router: router(service: service, recordings: recordingService, connections: connections),

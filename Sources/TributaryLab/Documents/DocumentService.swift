@@ -62,6 +62,32 @@ struct DocumentService: Sendable {
         hub.publishDeletion(of: id)
     }
 
+    /// Brings this instance's viewers a change made through another instance that shares the
+    /// store.
+    func follow(_ change: StoreChange) async {
+        switch change {
+        case .changed(let id, let version):
+            // A save through this instance has reached its viewers already.
+            guard hub.awaits(id, version: version) else { return }
+            do throws(DocumentStoreError) {
+                hub.publish(try await store.version(id, number: version))
+            } catch {
+                if case .notFound = error { hub.publishDeletion(of: id) }
+            }
+        case .deleted(let id):
+            bodies.forget(id)
+            hub.publishDeletion(of: id)
+        case .missed:
+            for id in hub.viewedDocuments() {
+                do throws(DocumentStoreError) {
+                    hub.publish(try await store.document(id))
+                } catch {
+                    if case .notFound = error { hub.publishDeletion(of: id) }
+                }
+            }
+        }
+    }
+
     // MARK: Reads
 
     /// The latest version of a document.

@@ -35,6 +35,30 @@ struct RecordingService: Sendable {
         return try await store.open(name: try Self.checked(segment))
     }
 
+    /// Brings this instance's viewers a change made through another instance that shares the
+    /// store.
+    func follow(_ change: StoreChange) async {
+        switch change {
+        case .changed(let id, let events):
+            // Events stored through this instance have reached its viewers already.
+            guard let behind = hub.behind(id.description, events: events) else { return }
+            await catchUp(id.description, from: behind)
+        case .deleted(let id):
+            hub.publishDeletion(of: id.description)
+        case .missed:
+            for id in hub.viewedRecordings() {
+                do throws(RecordingStoreError) {
+                    let recording = try await store.recording(id)
+                    if let behind = hub.behind(id, events: recording.events) {
+                        await catchUp(id, from: behind)
+                    }
+                } catch {
+                    if case .notFound = error { hub.publishDeletion(of: id) }
+                }
+            }
+        }
+    }
+
     func delete(_ id: String) async throws(RecordingStoreError) {
         try await store.delete(id)
         hub.publishDeletion(of: id)

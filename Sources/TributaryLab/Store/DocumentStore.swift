@@ -143,24 +143,13 @@ extension SharedDocument {
     }
 }
 
-/// A change one lab instance made to a store that several share.
-public enum DocumentChange: Sendable, Hashable {
-    /// `id` was saved as `version`.
-    case saved(id: DocumentID, version: Int)
-    /// `id` was deleted.
-    case deleted(id: DocumentID)
-    /// Changes may have been lost — the connection that brings them was down — so whatever is
-    /// shown of any document is to be read again.
-    case missed
-}
-
 /// A store that several lab instances share, which tells each of them what any of them changed,
 /// so that a save through one instance reaches the live viewers of every instance.
 public protocol SharedDocumentStore: DocumentStore {
     /// Every save and deletion by any instance, this one's included, in the order they were
     /// committed, until the stream is cancelled or the store stops. A stream begins with
-    /// ``DocumentChange/missed`` once the store listens, and again after each reconnection.
-    func changes() -> AsyncStream<DocumentChange>
+    /// ``StoreChange/missed`` once the store listens, and again after each reconnection.
+    func changes() -> AsyncStream<StoreChange>
 }
 
 /// The list's cursor: the time and id of the last document of a page, which the next page starts

@@ -7,7 +7,7 @@ import TributaryStreams
 
 /// Saves and deletions passed between instances: `NOTIFY` on each, a connection that listens.
 extension PostgresDocumentStore {
-    public func changes() -> AsyncStream<DocumentChange> { followers.stream() }
+    public func changes() -> AsyncStream<StoreChange> { followers.stream() }
 
     /// Listens on a connection of its own, again after a lost connection, until cancelled.
     func listen() async {
@@ -47,11 +47,11 @@ extension PostgresDocumentStore {
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func change(_ payload: String) -> DocumentChange? {
+    static func change(_ payload: String) -> StoreChange? {
         // A payload whose id is not an id does not decode.
         guard let notice = try? JSONDecoder().decode(Notice.self, from: Data(payload.utf8)) else {
             return nil
         }
-        return notice.version.map { .saved(id: notice.id, version: $0) } ?? .deleted(id: notice.id)
+        return notice.version.map { .changed(id: notice.id, count: $0) } ?? .deleted(id: notice.id)
     }
 }

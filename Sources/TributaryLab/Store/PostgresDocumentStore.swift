@@ -33,9 +33,9 @@ public final class PostgresDocumentStore: SharedDocumentStore, Service {
     public let timeout: Duration
     let ready = Readiness()
     /// Who follows the changes to documents.
-    let followers = Followers<DocumentChange>()
+    let followers = Followers<StoreChange>()
     /// Who follows the changes to recordings.
-    let recordingFollowers = Followers<RecordingChange>()
+    let recordingFollowers = Followers<StoreChange>()
 
     /// A store on the server that `configuration` names, whose calls fail after `timeout` without
     /// an answer, and whose start fails when it cannot connect within the configuration's

@@ -49,7 +49,7 @@ public struct PostgresRecordingStore: SharedRecordingStore {
         )
     ]
 
-    public func changes() -> AsyncStream<RecordingChange> { database.recordingFollowers.stream() }
+    public func changes() -> AsyncStream<StoreChange> { database.recordingFollowers.stream() }
 
     public func create(name: String) async throws(RecordingStoreError) -> RecordingSummary {
         let made = Recordings.new(named: name)
@@ -264,11 +264,11 @@ public struct PostgresRecordingStore: SharedRecordingStore {
         )
     }
 
-    static func change(_ payload: String) -> RecordingChange? {
+    static func change(_ payload: String) -> StoreChange? {
         guard let notice = try? JSONDecoder().decode(Notice.self, from: Data(payload.utf8)),
-            DocumentID(notice.recording) != nil
+            let id = DocumentID(notice.recording)
         else { return nil }
-        return notice.events.map { .grew(id: notice.recording, events: $0) } ?? .deleted(id: notice.recording)
+        return notice.events.map { .changed(id: id, count: $0) } ?? .deleted(id: id)
     }
 
     // MARK: Helpers

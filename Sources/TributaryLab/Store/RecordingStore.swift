@@ -102,22 +102,12 @@ public protocol RecordingStore: Sendable {
     func delete(_ id: String) async throws(RecordingStoreError)
 }
 
-/// A change one lab instance made to the recordings of a store that several share.
-public enum RecordingChange: Sendable, Hashable {
-    /// Recording `id` holds `events` events now.
-    case grew(id: String, events: Int)
-    /// Recording `id` was deleted.
-    case deleted(id: String)
-    /// Changes may have been lost, so whatever is shown of any recording is to be read again.
-    case missed
-}
-
 /// A recording store that several lab instances share, which tells each of them what any of
 /// them stored, so that an ingest through one instance reaches the live viewers of every instance.
 public protocol SharedRecordingStore: RecordingStore {
     /// Every growth and deletion by any instance, this one's included; it begins with
-    /// ``RecordingChange/missed`` once the store listens, and again after each reconnection.
-    func changes() -> AsyncStream<RecordingChange>
+    /// ``StoreChange/missed`` once the store listens, and again after each reconnection.
+    func changes() -> AsyncStream<StoreChange>
 }
 
 extension DocumentStore {
