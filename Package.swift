@@ -31,7 +31,7 @@ let package = Package(
         .library(name: "TributaryImages", targets: ["TributaryImages"]),
         .library(name: "NewsAPI", targets: ["NewsAPI"]),
         .library(name: "TributaryFeeds", targets: ["TributaryFeeds"]),
-        .library(name: "NewsSandbox", targets: ["NewsSandbox"]),
+        .library(name: "TributarySandbox", targets: ["TributarySandbox"]),
         .library(name: "HackerNews", targets: ["HackerNews"]),
         .library(name: "TMDb", targets: ["TMDb"]),
         .library(name: "TributaryLab", targets: ["TributaryLab"]),
@@ -88,6 +88,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "TributaryHTML"),
+        .testTarget(name: "TributaryHTMLTests", dependencies: ["TributaryHTML"]),
         .target(
             name: "TributaryAsyncHTTPClient",
             dependencies: [
@@ -140,7 +142,7 @@ let package = Package(
         ),
         .target(
             name: "TributaryFeeds",
-            dependencies: ["Tributary", "TributaryHTTP"],
+            dependencies: ["Tributary", "TributaryHTML", "TributaryHTTP"],
             // iconv is in the C library on Linux, in libiconv on Apple platforms.
             linkerSettings: [
                 .linkedLibrary(
@@ -162,6 +164,7 @@ let package = Package(
         .target(
             name: "HackerNews",
             dependencies: [
+                "TributaryHTML",
                 "Tributary",
                 "TributaryHTTP",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
@@ -182,6 +185,7 @@ let package = Package(
         .target(
             name: "TributaryLab",
             dependencies: [
+                "TributaryHTML",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "TributaryFeeds",
                 "Tributary",
@@ -222,8 +226,9 @@ let package = Package(
             ]
         ),
         .target(
-            name: "NewsSandbox",
+            name: "TributarySandbox",
             dependencies: [
+                "TributaryHTML",
                 "NewsAPI",
                 "Tributary",
                 "TributaryHTTP",
@@ -246,7 +251,7 @@ let package = Package(
                 "TributaryLabClient",
                 "TributaryLabWire",
                 "NewsAPI",
-                "NewsSandbox",
+                "TributarySandbox",
                 "Tributary",
                 "TributaryAsyncHTTPClient",
                 "TributaryHTTP",
@@ -269,7 +274,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TributaryLabWireTests",
-            dependencies: ["TributaryLabWire", "TributaryStreams"]
+            dependencies: ["Tributary", "TributaryLabWire", "TributaryStreams", "TributaryTestSupport"]
         ),
         .testTarget(
             name: "TributaryCLITests",
@@ -282,7 +287,7 @@ let package = Package(
                 "TributaryLab",
                 "TributaryLabWire",
                 "NewsAPI",
-                "NewsSandbox",
+                "TributarySandbox",
                 "TributaryCLI",
                 "TributaryStreams",
                 "TributaryTestSupport",
@@ -340,14 +345,16 @@ let package = Package(
         ),
         .testTarget(
             name: "TributaryFeedsTests",
-            dependencies: ["NewsSandbox", "Tributary", "TributaryFeeds", "TributaryTestSupport"]
+            dependencies: [
+                "TributarySandbox", "Tributary", "TributaryFeeds", "TributaryHTML", "TributaryTestSupport",
+            ]
         ),
         .testTarget(
             name: "NewsAPITests",
             dependencies: [
                 "TributaryFeeds",
                 "NewsAPI",
-                "NewsSandbox",
+                "TributarySandbox",
                 "TributaryAsyncHTTPClient",
                 "Tributary",
                 "TributaryHTTP",
@@ -364,7 +371,8 @@ let package = Package(
             name: "HackerNewsTests",
             dependencies: [
                 "HackerNews",
-                "NewsSandbox",
+                "TributaryHTML",
+                "TributarySandbox",
                 "Tributary",
                 "TributaryAsyncHTTPClient",
                 "TributaryHTTP",
@@ -377,7 +385,7 @@ let package = Package(
         .testTarget(
             name: "TMDbTests",
             dependencies: [
-                "NewsSandbox",
+                "TributarySandbox",
                 "TMDb",
                 "Tributary",
                 "TributaryAsyncHTTPClient",
@@ -395,7 +403,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 "TributaryLab",
-                "NewsSandbox",
+                "TributarySandbox",
                 "TributaryImages",
                 "TributaryLabClient",
                 "Tributary",
@@ -414,10 +422,10 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "NewsSandboxTests",
+            name: "TributarySandboxTests",
             dependencies: [
                 "NewsAPI",
-                "NewsSandbox",
+                "TributarySandbox",
                 "TributaryAsyncHTTPClient",
                 "TributaryFeeds",
                 "TributaryHTTP",

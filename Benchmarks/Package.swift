@@ -94,7 +94,7 @@ let package = Package(
                 .product(name: "TributaryLabWire", package: "Tributary"),
                 .product(name: "TributaryStreams", package: "Tributary"),
                 .product(name: "NewsAPI", package: "Tributary"),
-                .product(name: "NewsSandbox", package: "Tributary"),
+                .product(name: "TributarySandbox", package: "Tributary"),
                 .product(name: "TributaryAsyncHTTPClient", package: "Tributary"),
                 .product(name: "TributaryHTTP", package: "Tributary"),
                 "BenchmarkSupport",

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import NewsSandbox
 import Tributary
 import TributaryAsyncHTTPClient
 import TributaryImages
+import TributarySandbox
 
 /// `tributary images`: the image pipeline from the command line.
 struct ImagesCommand: AsyncParsableCommand {
@@ -52,7 +52,7 @@ struct ImagesCommand: AsyncParsableCommand {
             let directory = try out.map(Self.outputDirectory)
             let failures: Int
             if urls.contains(where: { $0.hasPrefix("/") }) {
-                failures = try await NewsSandbox.withRunning { base in
+                failures = try await Sandbox.withRunning { base in
                     console.note("Reading sandbox paths from the built-in sandbox at \(base).")
                     return try await fetchAll(base: base, saving: directory, console: console)
                 }

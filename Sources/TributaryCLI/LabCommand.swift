@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
 import NewsAPI
-import NewsSandbox
 import Tributary
 import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryLab
 import TributaryLabClient
 import TributaryLabWire
+import TributarySandbox
 import UnixSignals
 
 /// `tributary lab`: the lab's service, with its documents in SQLite.
@@ -274,10 +274,10 @@ struct LabCommand: AsyncParsableCommand {
         let imageCache = LabPaths.defaultImageCache(environment: environment)
         try await AsyncHTTPClientTransport.withTransport { transport in
             if key == nil, base == nil {
-                try await NewsSandbox.withRunning { url in
+                try await Sandbox.withRunning { url in
                     let news = try LabNews.reading(
                         baseURL: url,
-                        apiKey: NewsSandbox.demoKey,
+                        apiKey: Sandbox.demoKey,
                         transport: transport,
                         trusted: HTTPOrigin(url).map { [$0] } ?? [],
                         imageCache: imageCache
@@ -292,7 +292,7 @@ struct LabCommand: AsyncParsableCommand {
                 // without a key it is asked with the sandbox's demo key, as the CLI's news does.
                 let news = try LabNews.reading(
                     baseURL: base ?? NewsClient.newsAPIBaseURL,
-                    apiKey: key ?? NewsSandbox.demoKey,
+                    apiKey: key ?? Sandbox.demoKey,
                     transport: transport,
                     trusted: base.flatMap { HTTPOrigin($0) }.map { [$0] } ?? [],
                     imageCache: imageCache

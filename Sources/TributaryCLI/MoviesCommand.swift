@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import NewsSandbox
 import TMDb
 import TributaryAsyncHTTPClient
 import TributaryHTTP
+import TributarySandbox
 
 /// `tributary movies`: movies from TMDb, or from the built-in sandbox.
 struct MoviesCommand: AsyncParsableCommand {
@@ -69,11 +69,11 @@ struct MoviesCommand: AsyncParsableCommand {
             let base = (baseURL ?? environment["TMDB_BASE_URL"]).flatMap(NewsCommand.Connection.url)
             let locale = locale
             if key == nil, base == nil {
-                return try await NewsSandbox.withRunning { url in
+                return try await Sandbox.withRunning { url in
                     let base = url.deletingLastPathComponent().appending(path: "tmdb/3")
                     console.note("No TMDB_API_KEY set: reading the built-in sandbox at \(base).")
                     return try await Self.withClient(
-                        key: NewsSandbox.demoKey,
+                        key: Sandbox.demoKey,
                         baseURL: base,
                         locale: locale,
                         body
@@ -81,7 +81,7 @@ struct MoviesCommand: AsyncParsableCommand {
                 }
             }
             return try await Self.withClient(
-                key: key ?? NewsSandbox.demoKey,
+                key: key ?? Sandbox.demoKey,
                 baseURL: base ?? TMDbClient.officialBaseURL,
                 locale: locale,
                 body

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import NewsSandbox
 import TributaryHTTP
+import TributarySandbox
 import UnixSignals
 
 /// `tributary sandbox`: a local server that speaks the NewsAPI protocol.
@@ -67,11 +67,11 @@ struct SandboxCommand: AsyncParsableCommand {
         if let dailyQuota, dailyQuota < 1 { throw ValidationError("--daily-quota must be at least 1.") }
     }
 
-    var sandboxConfiguration: NewsSandbox.Configuration {
-        NewsSandbox.Configuration(
+    var sandboxConfiguration: Sandbox.Configuration {
+        Sandbox.Configuration(
             host: host,
             port: port,
-            apiKeys: apiKeys.isEmpty ? [NewsSandbox.demoKey] : apiKeys,
+            apiKeys: apiKeys.isEmpty ? [Sandbox.demoKey] : apiKeys,
             dailyQuota: dailyQuota,
             developerPlan: developerPlan,
             latency: .milliseconds(latency),
@@ -92,7 +92,7 @@ struct SandboxCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             try await serve(console: .standard)
-        } catch let error as NewsSandbox.ListenError {
+        } catch let error as Sandbox.ListenError {
             Console.standard.note("error: \(error)")
             throw ExitCode.failure
         }
@@ -100,12 +100,12 @@ struct SandboxCommand: AsyncParsableCommand {
 
     private func serve(console: Console) async throws {
         let configuration = sandboxConfiguration
-        let sandbox = NewsSandbox(configuration: configuration)
+        let sandbox = Sandbox(configuration: configuration)
         try await sandbox.run(shutdownSignals: [.sigint, .sigterm]) { url in
             let keys = configuration.apiKeys.joined(separator: ", ")
             console.print(
                 """
-                NewsSandbox serving \(counted(sandbox.dataset.articles.count, "article")) from \
+                The sandbox is serving \(counted(sandbox.dataset.articles.count, "article")) from \
                 \(counted(sandbox.dataset.sources.count, "source")) at \(url)
                 API key: \(keys)
                 Try: NEWSAPI_BASE_URL=\(url) NEWSAPI_KEY=\(configuration.apiKeys[0]) tributary news headlines

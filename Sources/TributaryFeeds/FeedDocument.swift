@@ -1,4 +1,5 @@
 public import Foundation
+import TributaryHTML
 import TributaryHTTP
 
 /// A feed as read: its title, its entries, and what the reader forgave to read it.

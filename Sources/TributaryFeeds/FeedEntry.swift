@@ -1,4 +1,5 @@
 public import Foundation
+import TributaryHTML
 import TributaryHTTP
 
 /// One item of an RSS or Atom feed.

@@ -1,3 +1,4 @@
+import TributaryHTML
 import TributaryHTTP
 
 extension FeedMarkup {

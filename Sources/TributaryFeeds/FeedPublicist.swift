@@ -1,5 +1,6 @@
 public import Foundation
 public import Tributary
+import TributaryHTML
 import TributaryHTTP
 
 #if canImport(FoundationXML)

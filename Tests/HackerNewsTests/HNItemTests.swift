@@ -1,6 +1,7 @@
 import Foundation
 import HackerNews
 import Testing
+import TributaryHTML
 
 /// Items decode from every shape the API sends.
 struct HNItemTests {

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 import HackerNews
-import NewsSandbox
 import Testing
 import Tributary
 import TributaryHTTP
+import TributarySandbox
 import TributaryTestSupport
 
 /// The client against the sandbox and a server that counts, over loopback.

@@ -1,9 +1,9 @@
 import Foundation
 import HackerNews
 import Hummingbird
-import NewsSandbox
 import TributaryAsyncHTTPClient
 import TributaryHTTP
+import TributarySandbox
 import TributaryTestSupport
 
 /// One dataset for the suites, dated up to a fixed day.
@@ -12,9 +12,9 @@ let hackerNews = HNDataset(seed: 1, day: Date(timeIntervalSince1970: 1_768_478_4
 /// Runs a sandbox and gives `body` a Hacker News client of it that does not retry.
 func withHackerNews<Result: Sendable>(
     maximumConcurrentRequests: Int = 8,
-    _ body: @Sendable (HackerNewsClient, NewsSandbox) async throws -> Result
+    _ body: @Sendable (HackerNewsClient, Sandbox) async throws -> Result
 ) async throws -> Result {
-    let sandbox = NewsSandbox()
+    let sandbox = Sandbox()
     return try await sandbox.withRunning { url in
         try await AsyncHTTPClientTransport.withTransport { transport in
             let client = HackerNewsClient(

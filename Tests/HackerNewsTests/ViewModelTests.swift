@@ -1,10 +1,10 @@
 import CombineSchedulers
 import Foundation
 import HackerNews
-import NewsSandbox
 import Testing
 import Tributary
 import TributaryHTTP
+import TributarySandbox
 import TributaryTestSupport
 
 @MainActor

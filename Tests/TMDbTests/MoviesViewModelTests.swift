@@ -1,12 +1,12 @@
 import CombineSchedulers
 import Foundation
 import HTTPTypes
-import NewsSandbox
 import TMDb
 import Testing
 import Tributary
 import TributaryHTTP
 import TributaryHTTPTesting
+import TributarySandbox
 import TributaryTestSupport
 
 @MainActor

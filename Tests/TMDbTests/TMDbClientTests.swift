@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import NewsSandbox
 import TMDb
 import Testing
 import Tributary
@@ -8,16 +7,17 @@ import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryHTTPTesting
 import TributaryImages
+import TributarySandbox
 import TributaryTestSupport
 
 /// Runs a sandbox and gives `body` a TMDb client of it with `credential`.
 func withTMDb<Result: Sendable>(
-    _ configuration: NewsSandbox.Configuration = .init(),
-    credential: TMDbClient.Credential? = .apiKey(NewsSandbox.demoKey),
+    _ configuration: Sandbox.Configuration = .init(),
+    credential: TMDbClient.Credential? = .apiKey(Sandbox.demoKey),
     clock: ImmediateClock? = nil,
     _ body: @Sendable (TMDbClient, URL) async throws -> Result
 ) async throws -> Result {
-    try await NewsSandbox(configuration: configuration).withRunning { url in
+    try await Sandbox(configuration: configuration).withRunning { url in
         try await AsyncHTTPClientTransport.withTransport { transport in
             let base = url.deletingLastPathComponent().appending(path: "tmdb/3")
             var client = TMDbClient(credential: credential, baseURL: base, transport: transport)
@@ -190,7 +190,7 @@ struct TMDbClientTests {
             let error = await #expect(throws: APIError.self) { try await client.genres() }
             #expect(error?.serverError?.code == "7")
         }
-        try await withTMDb(credential: .bearerToken(NewsSandbox.demoKey)) { client, _ in
+        try await withTMDb(credential: .bearerToken(Sandbox.demoKey)) { client, _ in
             let missing = await #expect(throws: APIError.self) { try await client.movie(1) }
             #expect(missing?.status == .notFound)
             #expect(missing?.serverError?.message == "The resource you requested could not be found.")
@@ -206,7 +206,7 @@ struct TMDbClientTests {
     @Test func waitsOutTheRateLimitAndTriesAgain() async throws {
         let clock = ImmediateClock()
         let start = Date()
-        let configuration = NewsSandbox.Configuration(
+        let configuration = Sandbox.Configuration(
             tmdbRateLimit: 2,
             now: { start.addingTimeInterval(Double(clock.now.offset.components.seconds)) }
         )

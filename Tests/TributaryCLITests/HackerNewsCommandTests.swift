@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import HackerNews
-import NewsSandbox
 import Testing
+import TributarySandbox
 import TributaryTestSupport
 
 @testable import TributaryCLI

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import NewsAPI
-import NewsSandbox
 import Testing
+import TributarySandbox
 import TributaryTestSupport
 
 @testable import TributaryCLI
@@ -67,7 +67,7 @@ struct NewsCommandTests {
     }
 
     @Test func talksToTheServerTheBaseURLNames() async throws {
-        try await NewsSandbox.withRunning(.init(apiKeys: ["k1"], seed: 9)) { url in
+        try await Sandbox.withRunning(.init(apiKeys: ["k1"], seed: 9)) { url in
             let environment = ["NEWSAPI_BASE_URL": url.absoluteString, "NEWSAPI_KEY": "k1"]
             let sources = await run(["news", "sources", "--country", "de"], environment: environment)
             #expect(sources.exitCode == .success)
@@ -222,11 +222,11 @@ struct NewsCommandTests {
         let now = dated.sandboxConfiguration.now()
         #expect(now >= start && now.timeIntervalSince(start) < 60)
         #expect(
-            NewsSandbox(configuration: dated.sandboxConfiguration).dataset.referenceDate
+            Sandbox(configuration: dated.sandboxConfiguration).dataset.referenceDate
                 == start.addingTimeInterval(-12 * 3_600)
         )
         let defaults = try #require(try TributaryCommand.parseAsRoot(["sandbox"]) as? SandboxCommand)
-        #expect(defaults.sandboxConfiguration.apiKeys == [NewsSandbox.demoKey])
+        #expect(defaults.sandboxConfiguration.apiKeys == [Sandbox.demoKey])
         #expect(defaults.sandboxConfiguration.port == 8080)
     }
 }
@@ -243,7 +243,7 @@ struct NewsFeedCommandTests {
     ) async throws -> (
         output: String, errors: String, failed: Bool
     ) {
-        try await NewsSandbox.withRunning { url in
+        try await Sandbox.withRunning { url in
             let feed = url.deletingLastPathComponent().appendingPathComponent("feeds/quirks/\(name)")
             let capture = CapturedConsole()
             let command = try #require(
@@ -346,7 +346,7 @@ struct NewsFeedCommandTests {
     }
 
     @Test func listsTheEntriesOfAFeed() async throws {
-        try await NewsSandbox.withRunning { url in
+        try await Sandbox.withRunning { url in
             let feed = url.deletingLastPathComponent().appendingPathComponent("feeds/sports.atom")
             let capture = CapturedConsole()
             let command = try #require(

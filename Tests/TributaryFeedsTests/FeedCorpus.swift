@@ -1,12 +1,12 @@
 import Foundation
-import NewsSandbox
 import TributaryFeeds
+import TributarySandbox
 
 /// Feeds written for the tests, each with the quirks real feeds have.
 enum FeedCorpus {
     /// The sandbox's quirky feed `name`, read as if it had been fetched with its `Content-Type`.
     static func quirk(_ name: String) throws -> FeedDocument {
-        let feed = NewsSandbox.feedQuirk(name)
+        let feed = Sandbox.feedQuirk(name)
         return try FeedReader.document(
             feed.body,
             baseURL: URL(string: "https://example.com/feed"),

@@ -1,7 +1,7 @@
 import Foundation
-import NewsSandbox
 import Testing
 import TributaryFeeds
+import TributarySandbox
 
 /// Dates in the forms real feeds write them; what is no date stays undated.
 struct FeedDateTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tributary
 import TributaryFeeds
+import TributaryHTML
 
 /// What the reader does to a document before `XMLParser` sees it: encodings, processing
 /// instructions and document type declarations.

@@ -1,7 +1,7 @@
 import Foundation
-import NewsSandbox
 import Testing
 import TributaryFeeds
+import TributarySandbox
 
 /// Encodings decoded as browsers decode them, and refused where this system cannot.
 struct FeedEncodingTests {
@@ -26,7 +26,7 @@ struct FeedEncodingTests {
         )
         // Labelled UTF-8 and not valid UTF-8, it is read as Windows-1252 all the same, and the
         // repairs say where the UTF-8 breaks.
-        let body = NewsSandbox.feedQuirk("undeclared-windows-1252.rss").body
+        let body = Sandbox.feedQuirk("undeclared-windows-1252.rss").body
         let labelled = try FeedReader.document(body, contentType: "application/rss+xml; charset=utf-8")
         #expect(labelled.entries.map(\.title) == ["“quoted” café"])
         #expect(labelled.forgiven.count == 1)
@@ -40,7 +40,7 @@ struct FeedEncodingTests {
     }
 
     @Test func theHeadersCharsetOutranksTheDeclarationAndAByteOrderMarkOutranksBoth() throws {
-        let latin = NewsSandbox.feedQuirk("latin1.rss").body
+        let latin = Sandbox.feedQuirk("latin1.rss").body
         #expect(
             try FeedReader.read(latin, contentType: "text/xml; charset=\"windows-1251\"").first?.title
                 == "don’t “Q” – й"

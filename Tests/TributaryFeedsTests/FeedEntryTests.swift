@@ -1,7 +1,7 @@
 import Foundation
-import NewsSandbox
 import Testing
 import TributaryFeeds
+import TributarySandbox
 
 /// Entries that stricter readers hide or garble: other titles, prefixed RSS 1.0, no link, markup.
 struct FeedEntryTests {

@@ -1,7 +1,7 @@
 import Foundation
-import NewsSandbox
 import Testing
 import TributaryFeeds
+import TributarySandbox
 
 /// Documents that are no feed, each named for what it is.
 struct FeedErrorTests {

@@ -1,7 +1,7 @@
 import Foundation
-import NewsSandbox
 import Testing
 import TributaryFeeds
+import TributarySandbox
 
 /// A feed's every entry kept, nothing invented: each case is one of the sandbox's feeds under
 /// `/feeds/quirks/`, in the shape real feeds have.
@@ -53,7 +53,7 @@ import TributaryFeeds
             ]
         )
         // Without a Content-Location, the request's URL is the base, not the feed's own link.
-        let body = NewsSandbox.feedQuirk("relative-links.atom").body
+        let body = Sandbox.feedQuirk("relative-links.atom").body
         let fetched = try FeedReader.read(body, baseURL: URL(string: "https://origin.example/a/feed.atom"))
         #expect(fetched.first?.link == URL(string: "https://origin.example/a/posts/1"))
     }

@@ -1,7 +1,8 @@
 import Foundation
-import NewsSandbox
 import Testing
 import TributaryFeeds
+import TributaryHTML
+import TributarySandbox
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -15,7 +16,7 @@ struct FeedForgivingTests {
         "control-character.rss", "html-entities.rss", "undeclared-media.atom", "undeclared-dc.rdf",
     ])
     func foundationsParserAloneRejects(quirk: String) {
-        let parser = XMLParser(data: NewsSandbox.feedQuirk(quirk).body)
+        let parser = XMLParser(data: Sandbox.feedQuirk(quirk).body)
         // An undeclared prefix lets the parse finish, but reports an error on the way.
         _ = parser.parse()
         #expect(parser.parserError != nil)

@@ -1,7 +1,7 @@
 import Foundation
-import NewsSandbox
 import Testing
 import TributaryFeeds
+import TributarySandbox
 
 /// Pictures, from every place feeds put them, the largest preferred.
 struct FeedPictureTests {

@@ -1,8 +1,8 @@
 import Foundation
-import NewsSandbox
 import Testing
 import Tributary
 import TributaryFeeds
+import TributarySandbox
 import TributaryTestSupport
 
 #if canImport(FoundationXML)

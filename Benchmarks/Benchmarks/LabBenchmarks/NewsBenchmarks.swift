@@ -7,11 +7,11 @@ import Hummingbird
 import HummingbirdWSClient
 import NIOCore
 import NewsAPI
-import NewsSandbox
 import Synchronization
 import TributaryAsyncHTTPClient
 import TributaryHTTP
 import TributaryLab
+import TributarySandbox
 
 // The news reader against an in-process sandbox. Thumbnails: 2,000 warm-cache GETs of one
 // /img address at concurrency 32, beside a Hummingbird route answering the same bytes from
@@ -29,7 +29,7 @@ final class RunningSandbox: Sendable {
         let (ready, readiness) = AsyncStream<URL>.makeStream()
         self.stopping = stopping
         task = Task {
-            try await NewsSandbox.withRunning { url in
+            try await Sandbox.withRunning { url in
                 readiness.yield(url)
                 for await _ in stop {}
             }
@@ -59,7 +59,7 @@ final class NewsRig: Rig {
         let transport = AsyncHTTPClientTransport(borrowing: client)
         var news = try LabNews.reading(
             baseURL: sandbox.url,
-            apiKey: NewsSandbox.demoKey,
+            apiKey: Sandbox.demoKey,
             transport: transport,
             trusted: HTTPOrigin(sandbox.url).map { [$0] } ?? []
         )

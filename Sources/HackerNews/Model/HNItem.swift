@@ -1,4 +1,5 @@
 public import Foundation
+import TributaryHTML
 import TributaryHTTP
 
 /// One item of Hacker News: a story, a comment, a job, a poll or one of its options.

@@ -1,4 +1,5 @@
 public import Foundation
+import TributaryHTML
 import TributaryHTTP
 
 /// A Hacker News user, as `user/{id}` describes them.

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import HackerNews
-import NewsSandbox
 import TributaryAsyncHTTPClient
 import TributaryHTTP
+import TributarySandbox
 
 /// `tributary hn`: Hacker News from its official API, or from the built-in sandbox.
 struct HackerNewsCommand: AsyncParsableCommand {
@@ -50,7 +50,7 @@ struct HackerNewsCommand: AsyncParsableCommand {
             if let base = (baseURL ?? environment["HN_BASE_URL"]).flatMap(NewsCommand.Connection.url) {
                 return try await Self.withClient(baseURL: base, body)
             }
-            return try await NewsSandbox.withRunning { url in
+            return try await Sandbox.withRunning { url in
                 let base = url.deletingLastPathComponent().appending(path: "hn/v0")
                 console.note("No HN_BASE_URL set: reading the built-in sandbox at \(base).")
                 return try await Self.withClient(baseURL: base, body)

@@ -1,10 +1,10 @@
 public import ArgumentParser
 import Foundation
 public import NewsAPI
-import NewsSandbox
 import TributaryAsyncHTTPClient
 import TributaryFeeds
 import TributaryHTTP
+import TributarySandbox
 
 /// `tributary news`: headlines, searches and sources from NewsAPI or the sandbox.
 struct NewsCommand: AsyncParsableCommand {
@@ -61,13 +61,13 @@ struct NewsCommand: AsyncParsableCommand {
             let key = apiKey ?? environment["NEWSAPI_KEY"].flatMap { $0.isEmpty ? nil : $0 }
             let base = (baseURL ?? environment["NEWSAPI_BASE_URL"]).flatMap(Self.url)
             if key == nil, base == nil {
-                return try await NewsSandbox.withRunning { url in
+                return try await Sandbox.withRunning { url in
                     console.note("No NEWSAPI_KEY set: reading the built-in sandbox at \(url).")
-                    return try await Self.withClient(key: NewsSandbox.demoKey, baseURL: url, body)
+                    return try await Self.withClient(key: Sandbox.demoKey, baseURL: url, body)
                 }
             }
             return try await Self.withClient(
-                key: key ?? NewsSandbox.demoKey,
+                key: key ?? Sandbox.demoKey,
                 baseURL: base ?? NewsClient.newsAPIBaseURL,
                 body
             )

@@ -4,13 +4,13 @@ import Hummingbird
 import InMemoryLogging
 import Logging
 import NewsAPI
-import NewsSandbox
 import Testing
 import Tributary
 import TributaryAsyncHTTPClient
 import TributaryFeeds
 import TributaryHTTP
 import TributaryHTTPTesting
+import TributarySandbox
 import TributaryTestSupport
 
 @Suite(.timeLimit(.minutes(5)))
@@ -49,7 +49,7 @@ struct NewsClientTests {
                 status: .ok,
                 headers: [.contentType: "application/rss+xml"],
                 body: .init(
-                    byteBuffer: ByteBuffer(bytes: NewsSandbox.feedQuirk("control-character.rss").body)
+                    byteBuffer: ByteBuffer(bytes: Sandbox.feedQuirk("control-character.rss").body)
                 )
             )
         }

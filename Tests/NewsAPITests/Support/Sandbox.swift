@@ -1,20 +1,20 @@
 import Foundation
 import NewsAPI
-import NewsSandbox
 import TributaryAsyncHTTPClient
 import TributaryHTTP
+import TributarySandbox
 
 /// One dataset for every suite here: generating it is the slow part of starting a sandbox.
 let dataset = Dataset(seed: 1)
 
 /// Runs a sandbox on loopback and gives `body` a client of it that does not retry.
 func withNewsClient<Result: Sendable>(
-    _ configuration: NewsSandbox.Configuration = .init(),
-    key: String? = NewsSandbox.demoKey,
+    _ configuration: Sandbox.Configuration = .init(),
+    key: String? = Sandbox.demoKey,
     middleware: [any APIMiddleware] = [],
     _ body: (NewsClient) async throws -> Result
 ) async throws -> Result {
-    try await NewsSandbox(configuration: configuration, dataset: dataset).withRunning { url in
+    try await Sandbox(configuration: configuration, dataset: dataset).withRunning { url in
         try await AsyncHTTPClientTransport.withTransport { transport in
             try await body(
                 NewsClient(
@@ -60,15 +60,15 @@ final class RunningSandbox: Sendable {
     }
 
     static func start(
-        _ configuration: NewsSandbox.Configuration = .init(),
-        key: String = NewsSandbox.demoKey
+        _ configuration: Sandbox.Configuration = .init(),
+        key: String = Sandbox.demoKey
     )
         async throws -> RunningSandbox
     {
         let (urls, ready) = AsyncStream<URL>.makeStream()
         let (stopped, stop) = AsyncStream<Void>.makeStream()
         let server = Task {
-            try await NewsSandbox(configuration: configuration, dataset: dataset).withRunning { url in
+            try await Sandbox(configuration: configuration, dataset: dataset).withRunning { url in
                 ready.yield(url)
                 for await _ in stopped {}
             }
@@ -90,8 +90,8 @@ final class RunningSandbox: Sendable {
 /// Runs `body` on the main actor with a client of a sandbox on loopback.
 @MainActor
 func onSandbox(
-    _ configuration: NewsSandbox.Configuration = .init(),
-    key: String = NewsSandbox.demoKey,
+    _ configuration: Sandbox.Configuration = .init(),
+    key: String = Sandbox.demoKey,
     _ body: @MainActor (NewsClient) async throws -> Void
 ) async throws {
     let sandbox = try await RunningSandbox.start(configuration, key: key)

@@ -2,11 +2,11 @@ import CombineSchedulers
 import Foundation
 import HTTPTypes
 import NewsAPI
-import NewsSandbox
 import Testing
 import Tributary
 import TributaryHTTP
 import TributaryHTTPTesting
+import TributarySandbox
 import TributaryTestSupport
 
 @MainActor

@@ -1,11 +1,11 @@
 import CombineSchedulers
 import Foundation
 import NewsAPI
-import NewsSandbox
 import Testing
 import Tributary
 import TributaryFeeds
 import TributaryHTTP
+import TributarySandbox
 import TributaryTestSupport
 
 /// The screen that reads an RSS or Atom feed, over the sandbox's feeds.
