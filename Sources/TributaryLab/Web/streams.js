@@ -3,15 +3,9 @@
 import { api, debounced, el, socketURL, status } from './dom.js';
 import { formatJSON, inDocumentOrder, jsonError, sameJSON } from './json.js';
 import { difference, mergeDocuments, resolve } from './merge.js';
-
-// The name others see beside this browser's saves and in who is viewing, kept in the browser.
-const nameKey = 'tributary.displayName';
-function displayName() {
-  try { return localStorage.getItem(nameKey) ?? ''; } catch { return ''; }
-}
-function keepDisplayName(name) {
-  try { localStorage.setItem(nameKey, name); } catch { /* a private window keeps it for the page only */ }
-}
+import { Draft, displayName, keepDisplayName } from './drafts.js';
+import { LiveDocument } from './live-document.js';
+import { errorText, valueText, valuesTable } from './values.js';
 
 // The operators and the fields each reads, as TributaryStreams' catalogue says: fetched once.
 let catalogue = null;
@@ -19,32 +13,6 @@ function operatorCatalogue() {
   catalogue ??= fetch('/api/operators').then((r) => r.json()).then((body) => body.operators)
     .catch(() => { catalogue = null; return []; });
   return catalogue;
-}
-
-/** A value as the Values field writes it: plain text where that reads back as the same string. */
-function valueText(value) {
-  if (typeof value === 'string' && /^[^,"=[\]{}]+$/.test(value) && value.trim() === value) {
-    try { JSON.parse(value); } catch { return value; }
-  }
-  return JSON.stringify(value);
-}
-
-/** The Values field, `a=swift, b=rust`, as a table: each value JSON if it reads as JSON, else text. */
-function valuesTable(text) {
-  const table = {};
-  for (const entry of text.split(/,\s*(?=[^\s,=]=)/u)) {
-    const at = entry.indexOf('=');
-    if (at < 1) continue;
-    const key = entry.slice(0, at).trim();
-    const written = entry.slice(at + 1).trim();
-    try { table[key] = JSON.parse(written); } catch { table[key] = written; }
-  }
-  return table;
-}
-
-function errorText(error) {
-  if (!error) return '';
-  return error.path ? `${error.message} (at ${error.path})` : error.message;
 }
 
 export function renderStreams(main, navigate) {
@@ -122,8 +90,7 @@ function renderEditor(main, navigate, id, pinned) {
   // Each stream's Marbles field that does not read as marbles, by the stream's index, and why.
   let marbleProblems = new Map();
   let conflictWith = null;  // the version whose conflicts with these edits are still to be chosen
-  let closed = false;
-  let socket = null;
+  let live = null;          // the live connection, once the document is shown
   let operators = [];
   // The Marbles and Frame fields of each stream, which follow the latest run.
   let marbleFields = new Map();
@@ -144,7 +111,7 @@ function renderEditor(main, navigate, id, pinned) {
   });
   const announceName = debounced(400, () => {
     keepDisplayName(nameField.value.trim());
-    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'hello', name: nameField.value.trim() }));
+    live?.send({ type: 'hello', name: nameField.value.trim() });
   });
   nameField.addEventListener('input', announceName);
   const saveButton = el('button', { class: 'primary', type: 'button', disabled: true, 'aria-describedby': 'save-reason', onclick: () => save() }, 'Save');
@@ -237,31 +204,26 @@ function renderEditor(main, navigate, id, pinned) {
 
   // What is typed and not saved is kept in the browser, per document, and offered back after a
   // reload; it is forgotten once saved or discarded.
-  const draftKey = `tributary.draft.${id}`;
+  const draft = new Draft(id);
   const keepDraft = debounced(300, () => {
     if (readOnly || !dirty) return;
-    try { localStorage.setItem(draftKey, JSON.stringify({ base, text: text.value, at: Date.now() })); } catch { /* no storage: nothing kept */ }
+    draft.keep(base, text.value);
   });
-  function forgetDraft() {
-    try { localStorage.removeItem(draftKey); } catch { /* nothing kept */ }
-  }
-  function keptDraft() {
-    try { return JSON.parse(localStorage.getItem(draftKey) ?? 'null'); } catch { return null; }
-  }
+  const forgetDraft = () => draft.forget();
   /** Offers the draft a reload left, unless it is what the document says already. */
   function offerDraft() {
-    const draft = keptDraft();
-    if (!draft || readOnly || typeof draft.text !== 'string' || sameText(draft.text)) return;
-    const when = new Date(draft.at).toLocaleString();
+    const kept = draft.kept();
+    if (!kept || readOnly || sameText(kept.text)) return;
+    const when = new Date(kept.at).toLocaleString();
     banner.replaceChildren(el('div', { class: 'banner', role: 'alert', id: 'draft-offer' },
-      el('span', {}, `You have unsaved changes from ${when}, made on version ${draft.base}.`),
+      el('span', {}, `You have unsaved changes from ${when}, made on version ${kept.base}.`),
       el('button', { class: 'primary', type: 'button', onclick: () => {
-        text.value = draft.text;
+        text.value = kept.text;
         text.dispatchEvent(new Event('input'));
         drawForm(parsed().value ?? baseDocument);
         banner.replaceChildren();
         updateButtons();
-        note.textContent = draft.base === base ? 'Your unsaved changes are back.' : `Your unsaved changes are back; they began from version ${draft.base}.`;
+        note.textContent = kept.base === base ? 'Your unsaved changes are back.' : `Your unsaved changes are back; they began from version ${kept.base}.`;
       } }, 'Restore them'),
       el('button', { class: 'secondary', type: 'button', onclick: () => { forgetDraft(); banner.replaceChildren(); updateButtons(); } }, 'Discard them')));
     updateButtons();
@@ -297,7 +259,7 @@ function renderEditor(main, navigate, id, pinned) {
         : problem !== null ? (runProblem === null ? problem : 'Nothing to save until the document is valid.')
           : !dirty && document.getElementById('draft-offer') ? 'Your unsaved changes are set aside: restore them to save them.'
             : !dirty ? `No changes since version ${base}.`
-              : socket?.readyState !== WebSocket.OPEN ? 'Not connected to the lab: Save comes back with the connection, and your changes stay here.' : '';
+              : !live?.isOpen ? 'Not connected to the lab: Save comes back with the connection, and your changes stay here.' : '';
     saveButton.disabled = why !== '';
     saveButton.title = saveButton.disabled ? why : `Save as version ${base + 1}`;
     saveReason.textContent = saveButton.disabled ? why : '';
@@ -650,12 +612,11 @@ function renderEditor(main, navigate, id, pinned) {
 
   function save() {
     const { value, failure } = parsed();
-    if (failure || !socket || socket.readyState !== WebSocket.OPEN) return;
-    note.textContent = 'Saving…';
+    if (failure || !live?.isOpen) return;
     // The name as typed now, even if it has not been kept yet.
     const author = nameField.value.trim();
     keepDisplayName(author);
-    socket.send(JSON.stringify({ type: 'save', baseVersion: base, document: value, author: author || undefined }));
+    if (live.send({ type: 'save', baseVersion: base, document: value, author: author || undefined })) note.textContent = 'Saving…';
   }
 
   /** Asks on the page before deleting: the document and every version go, for every viewer. */
@@ -670,8 +631,7 @@ function renderEditor(main, navigate, id, pinned) {
   async function deleteDocument(title) {
     const answer = await api(`/api/streams/${id}`, { method: 'DELETE' });
     if (answer.status === 204 || answer.status === 404) {
-      closed = true;
-      socket?.close();
+      live?.close();
       main.replaceChildren(el('h1', {}, 'Document deleted'),
         el('p', { role: 'status' }, `“${title}” and its versions are gone.`),
         el('p', {}, el('a', { href: '/streams', 'data-internal': true }, 'All documents')));
@@ -825,82 +785,74 @@ function renderEditor(main, navigate, id, pinned) {
     chosen();
   }
 
+  /** Follows every viewer's saves, from the version shown on. */
   function connect() {
-    clearTimeout(reconnecting);
-    const previous = socket;
-    socket = new WebSocket(socketURL(`/api/streams/${id}/live`));
-    if (previous && previous.readyState <= WebSocket.OPEN) previous.close();
-    socket.addEventListener('open', () => {
-      if (displayName()) socket.send(JSON.stringify({ type: 'hello', name: displayName() }));
-      if (base !== null) socket.send(JSON.stringify({ type: 'resume', version: latest }));
-      updateButtons();
+    live = new LiveDocument(socketURL(`/api/streams/${id}/live`), {
+      name: displayName,
+      resumeFrom: () => (base === null ? null : latest),
+      onOpen: updateButtons,
+      onMessage: receive,
+      onLost: connectionDropped,
+      onEnded: (reason) => {
+        connectionDropped();
+        banner.replaceChildren(el('div', { class: 'banner', role: 'alert' }, reason));
+      },
     });
-    const live = socket;
-    socket.addEventListener('message', (event) => {
-      // A socket replaced by a newer one says nothing more.
-      if (socket !== live) return;
-      const message = JSON.parse(event.data);
-      switch (message.type) {
-        case 'snapshot':
-          if (message.viewers) viewersPill.textContent = `${message.viewers} viewing`;
-          if (!dirty || base === null) show(message.document, message.version);
-          else if (message.version !== base) reconcile(message.version, message.document, false);
-          latest = Math.max(latest ?? 0, message.version);
-          break;
-        case 'saved':
-          latest = Math.max(latest ?? 0, message.version);
-          if (note.textContent === 'Saving…' && !dirtySince(message)) {
-            forgetDraft();
-            note.textContent = `Saved as version ${message.version}.`;
-            show(message.document, message.version);
-          } else if (dirty) {
-            reconcile(message.version, message.document, false, message.author);
-            loadVersions();
-          } else {
-            show(message.document, message.version);
-            note.textContent = `Version ${message.version} saved by ${message.author}.`;
-          }
-          break;
-        case 'conflict':
-          note.textContent = '';
-          reconcile(message.version, message.document, true);
-          break;
-        case 'invalid':
-          note.textContent = errorText(message.error);
-          break;
-        case 'presence': {
-          const names = message.names ?? [];
-          const others = message.viewers - names.length;
-          viewersPill.textContent = names.length
-            ? `${message.viewers} viewing: ${names.join(', ')}${others > 0 ? ` and ${others} more` : ''}`
-            : `${message.viewers} viewing`;
-          break;
-        }
-        case 'deleted':
-          banner.replaceChildren(el('div', { class: 'banner', role: 'alert' }, 'This document was deleted.'));
-          saveButton.disabled = true;
-          break;
-      }
-    });
-    socket.addEventListener('close', (event) => {
-      if (closed || socket !== live) return;
-      updateButtons();
-      if (note.textContent === 'Saving…') note.textContent = 'Not saved: the connection to the lab was lost. Save again once it is back.';
-      if (event.code === 1011 || event.code === 1008) {
-        banner.replaceChildren(el('div', { class: 'banner', role: 'alert' }, event.reason || 'The live connection ended.'));
-        return;
-      }
-      reconnecting = setTimeout(() => { if (!closed) connect(); }, 1000);
-    });
+    live.connect();
   }
-  // The lab is back: the document's socket need not wait for its next try.
-  let reconnecting = null;
-  const reconnected = () => {
-    if (closed || pinned !== null || base === null || socket?.readyState === WebSocket.OPEN || socket?.readyState === WebSocket.CONNECTING) return;
-    clearTimeout(reconnecting);
-    connect();
-  };
-  addEventListener('lab:reconnected', reconnected);
+
+  function connectionDropped() {
+    updateButtons();
+    if (note.textContent === 'Saving…') note.textContent = 'Not saved: the connection to the lab was lost. Save again once it is back.';
+  }
+
+  /** What the lab says on the live connection: a version, a conflict, a refusal, who is viewing. */
+  function receive(message) {
+    switch (message.type) {
+      case 'snapshot':
+        if (message.viewers) viewersPill.textContent = `${message.viewers} viewing`;
+        if (!dirty || base === null) show(message.document, message.version);
+        else if (message.version !== base) reconcile(message.version, message.document, false);
+        latest = Math.max(latest ?? 0, message.version);
+        break;
+      case 'saved':
+        latest = Math.max(latest ?? 0, message.version);
+        if (note.textContent === 'Saving…' && !dirtySince(message)) {
+          forgetDraft();
+          note.textContent = `Saved as version ${message.version}.`;
+          show(message.document, message.version);
+        } else if (dirty) {
+          reconcile(message.version, message.document, false, message.author);
+          loadVersions();
+        } else {
+          show(message.document, message.version);
+          note.textContent = `Version ${message.version} saved by ${message.author}.`;
+        }
+        break;
+      case 'conflict':
+        note.textContent = '';
+        reconcile(message.version, message.document, true);
+        break;
+      case 'invalid':
+        note.textContent = errorText(message.error);
+        break;
+      case 'presence': {
+        const names = message.names ?? [];
+        const others = message.viewers - names.length;
+        viewersPill.textContent = names.length
+          ? `${message.viewers} viewing: ${names.join(', ')}${others > 0 ? ` and ${others} more` : ''}`
+          : `${message.viewers} viewing`;
+        break;
+      }
+      case 'deleted':
+      case 'notFound':
+        // Nothing more will come: the connection is not made again.
+        live.close();
+        banner.replaceChildren(el('div', { class: 'banner', role: 'alert' }, 'This document was deleted.'));
+        saveButton.disabled = true;
+        break;
+    }
+  }
 
   /** Whether the text differs from the document just saved, beyond formatting. */
   function dirtySince(message) {
@@ -943,13 +895,10 @@ function renderEditor(main, navigate, id, pinned) {
   }).catch(() => main.replaceChildren(el('h1', {}, 'Document'), status('failed', 'The lab could not be reached.')));
 
   const leave = () => {
-    closed = true;
     resized.disconnect();
-    socket?.close();
+    live?.close();
     removeEventListener('beforeunload', warnOnLeave);
     removeEventListener('keydown', saveKeys);
-    removeEventListener('lab:reconnected', reconnected);
-    clearTimeout(reconnecting);
   };
   // A link within the lab, or Back, asks as leaving the page does.
   leave.confirmLeaving = () => !dirty || readOnly
