@@ -45,6 +45,8 @@ public struct LabServer: Sendable {
     let recordingHub = RecordingHub()
     /// The sessions the printed link opens.
     let sessions: LabSessions
+    /// What closes the live sockets when the lab stops.
+    let closing = SocketsClosing()
 
     public init(
         store: any DocumentStore,
@@ -87,7 +89,8 @@ public struct LabServer: Sendable {
         }
         let connections = LiveConnections(
             maximum: min(configuration.maximumLiveConnections, maximumConnections),
-            maximumPerAddress: configuration.maximumLiveConnectionsPerAddress
+            maximumPerAddress: configuration.maximumLiveConnectionsPerAddress,
+            closing: closing
         )
         let count = ConnectionGuard.Count(
             maximum: maximumConnections,
@@ -274,7 +277,10 @@ public struct LabServer: Sendable {
     ) async throws {
         let services = ServiceGroup(
             configuration: .init(
-                services: [buildApplication(logger: logger, onReady: onReady)],
+                // The sockets' closer after the application, so that it stops first.
+                services: [
+                    buildApplication(logger: logger, onReady: onReady), SocketsCloser(closing: closing),
+                ],
                 gracefulShutdownSignals: shutdownSignals,
                 logger: logger
             )
@@ -300,7 +306,8 @@ public struct LabServer: Sendable {
                     lab.buildApplication(logger: logger) { url in
                         readyContinuation.yield(url)
                         readyContinuation.finish()
-                    }
+                    },
+                    SocketsCloser(closing: lab.closing),
                 ],
                 gracefulShutdownSignals: [],
                 logger: logger

@@ -16,9 +16,13 @@ final class LiveConnections: Sendable {
     private let maximumPerAddress: Int
     private let state = Protected(State())
 
-    init(maximum: Int, maximumPerAddress: Int) {
+    /// What says the lab is stopping.
+    let closing: SocketsClosing
+
+    init(maximum: Int, maximumPerAddress: Int, closing: SocketsClosing = SocketsClosing()) {
         self.maximum = maximum
         self.maximumPerAddress = maximumPerAddress
+        self.closing = closing
     }
 
     /// Counts a connection from `address` — by its ``AddressBlock`` — or says why it may not stay.
@@ -56,14 +60,30 @@ final class LiveConnections: Sendable {
     func serve(
         _ address: String,
         outbound: WebSocketOutboundWriter,
-        _ body: () async throws -> Void
+        _ body: @escaping @Sendable () async throws -> Void
     ) async throws {
         if let refusal = admit(address) {
             try await outbound.close(.policyViolation, reason: refusal)
             return
         }
         defer { release(address) }
-        try await body()
+        // A lab that is stopping ends its sockets, and says so with 1001, rather than wait for
+        // every page that holds one to leave: every page holds one.
+        let (closing, forget) = self.closing.signal()
+        defer { forget() }
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await body()
+                return false
+            }
+            group.addTask {
+                for await _ in closing {}
+                return !Task.isCancelled
+            }
+            let isClosing = try await group.next() ?? false
+            group.cancelAll()
+            if isClosing { try? await outbound.close(.goingAway, reason: "The lab is stopping.") }
+        }
     }
 }
 

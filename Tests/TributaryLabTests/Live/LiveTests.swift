@@ -311,4 +311,26 @@ struct PulseTests {
         // The lab stopped: it said so with a close frame, not by dropping the connection.
         #expect(await opened.current?.ended() != nil)
     }
+
+    /// A lab that is stopping closes its sockets, rather than wait for the pages holding them
+    /// to leave: a client here that never answers a close holds the lab no longer.
+    @Test func stopsWithoutWaitingForTheSocketsItHolds() async throws {
+        let held = Locked<RawConnection?>(nil)
+        try await withLab { lab in
+            let pulse = try RawConnection(port: lab.base.port ?? 0)
+            held.withLock { $0 = pulse }
+            pulse.send(
+                "GET /api/pulse HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
+            let greeting = await pulse.readUntil(timeout: .seconds(30)) { $0.contains("startedAt") }
+            #expect(greeting.hasPrefix("HTTP/1.1 101"))
+        }
+        // Here only once the lab has stopped, with the socket still held open on this side.
+        let (bytes, closed) = try #require(await held.current?.readBytes(timeout: .seconds(30)))
+        #expect(closed)
+        // A close frame came before the connection ended: 1001, going away.
+        let close = try #require(bytes.firstIndex(of: 0x88))
+        #expect(Array(bytes[(close + 2)...].prefix(2)) == [0x03, 0xE9])
+    }
 }
