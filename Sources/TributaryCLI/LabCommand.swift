@@ -129,6 +129,12 @@ struct LabCommand: AsyncParsableCommand {
     }
 
     func serve(console: Console, shutdownSignals: [UnixSignal]) async throws {
+        // Asked before the database and the token are made, so that a lab that cannot start
+        // leaves nothing behind and says one thing.
+        if PortCheck.isTaken(host: host, port: port) {
+            console.note(Self.portInUse(port, host))
+            throw ExitCode.failure
+        }
         let store: any DocumentStore
         let place: String
         let tokenPlace: URL
@@ -199,9 +205,7 @@ struct LabCommand: AsyncParsableCommand {
             throw ExitCode.failure
         } catch {
             if "\(error)".contains("Address already in use") {
-                console.note(
-                    "error: Port \(port) on \(host) is in use by another program: give the lab another with --port (0 picks a free one)."
-                )
+                console.note(Self.portInUse(port, host))
             } else {
                 console.note("error: The lab cannot serve on \(host):\(port): \(error).")
             }
@@ -303,5 +307,11 @@ struct LabCommand: AsyncParsableCommand {
                 )
             }
         }
+    }
+}
+
+extension LabCommand {
+    static func portInUse(_ port: Int, _ host: String) -> String {
+        "error: Port \(port) on \(host) is in use by another program: give the lab another with --port (0 picks a free one)."
     }
 }

@@ -138,7 +138,9 @@ struct RecordingsCommand: AsyncParsableCommand {
                 console.print("\(padded)  \(row.marbles)")
                 guard row.last else { continue }
                 for (letter, value) in memory.marbleValues(lane: row.lane).sorted(by: { $0.key < $1.key }) {
-                    console.print("\(String(repeating: " ", count: width))    \(letter) = \(value)")
+                    console.print(
+                        "\(String(repeating: " ", count: width))    \(letter) = \(Self.shown(value))"
+                    )
                 }
             }
         }
@@ -183,12 +185,15 @@ struct RecordingsCommand: AsyncParsableCommand {
             }
         }
 
+        /// A recorded value as it is printed: an empty one as `""`, so that it reads as a value.
+        static func shown(_ value: String) -> String { value.isEmpty ? #""""# : value }
+
         static func line(_ event: LaneEvent) -> String {
             let what: String =
                 switch event.kind {
                 case .subscribed: "subscribed"
                 case .requested(let demand): "requested \(demand.max.map(String.init) ?? "unlimited")"
-                case .value(let value): "value \(value)"
+                case .value(let value): "value \(Self.shown(value))"
                 case .finished: "finished"
                 case .failed(let error): "failed: \(error)"
                 case .cancelled: "cancelled"

@@ -183,7 +183,7 @@ struct HackerNewsCommandTests {
         let hidden = try await run(["hn", "new"], on: server).output
         #expect(hidden.contains("1. My YC app (getdropbox.com)"))
         #expect(!hidden.contains("2. "))
-        #expect(hidden.hasSuffix("1 of 2 stories; 1 dead or deleted left out (--show-dead shows them).\n"))
+        #expect(hidden.hasSuffix("1 of 2 stories; 1 dead or deleted left out (--show-dead shows it).\n"))
         let shown = try await run(["hn", "new", "--show-dead"], on: server).output
         #expect(shown.contains("2. [dead] Story 41000002\n   1 point · by spammer"))
         #expect(!shown.contains("(untitled)"))

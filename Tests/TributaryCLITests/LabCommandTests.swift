@@ -161,13 +161,15 @@ struct LabCommandTests {
             await #expect(throws: ExitCode.failure) {
                 try await second.serve(console: capture.console, shutdownSignals: [])
             }
+            // One line, and nothing made for a lab that never started.
             #expect(
-                capture.errors.hasSuffix(
-                    "error: Port \(port) on 127.0.0.1 is in use by another program: give the lab another with --port (0 picks a free one).\n"
-                ),
+                capture.errors
+                    == "error: Port \(port) on 127.0.0.1 is in use by another program: give the lab another with --port (0 picks a free one).\n",
                 "\(capture.errors)"
             )
-            #expect(capture.errors.split(separator: "\n").filter { $0.hasPrefix("error:") }.count == 1)
+            #expect(capture.output.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "b.sqlite").path))
+            #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "b.sqlite.token").path))
         }
     }
 

@@ -132,6 +132,11 @@ struct RecordingsCommandTests {
                 )
             )
             #expect(!forged.contains("\n") && !forged.contains("\r") && forged.contains(#"a\nb"#))
+            // An empty value reads as one.
+            let empty = RecordingsCommand.Show.line(
+                LaneEvent(lane: "query", subscription: 1, kind: .value(""), time: .zero, source: "F:1")
+            )
+            #expect(empty.contains(#"value """#), "\(empty)")
 
             // A lane subscribed twice draws each subscription on a line of its own.
             let again = LabLaneRecorder(lab: url, token: token, recording: "twice")

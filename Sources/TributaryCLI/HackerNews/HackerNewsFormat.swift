@@ -42,7 +42,9 @@ enum HackerNewsFormat {
     private static func leftOut(_ page: StoryPage) -> [String] {
         var parts: [String] = []
         if page.missingCount > 0 {
-            parts.append("\(page.missingCount) missing (the API has no item for them)")
+            parts.append(
+                "\(page.missingCount) missing (the API has no item for \(page.missingCount == 1 ? "it" : "them"))"
+            )
         }
         if page.failedCount > 0 {
             parts.append(
@@ -51,7 +53,9 @@ enum HackerNewsFormat {
             )
         }
         if page.hiddenCount > 0 {
-            parts.append("\(page.hiddenCount) dead or deleted left out (--show-dead shows them)")
+            parts.append(
+                "\(page.hiddenCount) dead or deleted left out (--show-dead shows \(page.hiddenCount == 1 ? "it" : "them"))"
+            )
         }
         return parts
     }
@@ -113,7 +117,9 @@ enum HackerNewsFormat {
         }
         if thread.missingCount > 0 {
             let count = thread.missingCount == 1 ? "1 reply is" : "\(thread.missingCount) replies are"
-            lines.append("\(count) missing (the API has no item for them).")
+            lines.append(
+                "\(count) missing (the API has no item for \(thread.missingCount == 1 ? "it" : "them"))."
+            )
         }
         return lines
     }

@@ -20,12 +20,32 @@ struct EmbedController {
     }
 
     @Sendable func embed(_ request: Request, context: LabRequestContext) async throws -> Response {
-        let id = try DocumentsController.id(context)
+        let id: DocumentID
         let stored: SharedDocument
-        if context.parameters.get("number") != nil {
-            stored = try await documents.version(try DocumentsController.versionNumber(context), of: id)
-        } else {
-            stored = try await documents.document(id)
+        do {
+            id = try DocumentsController.id(context)
+            if context.parameters.get("number") != nil {
+                stored = try await documents.version(try DocumentsController.versionNumber(context), of: id)
+            } else {
+                stored = try await documents.document(id)
+            }
+        } catch {
+            // A frame on another site shows a sentence, never the API's JSON.
+            let message: String
+            switch error {
+            case let error as LabError where error.status == .notFound: message = error.message
+            case DocumentStoreError.notFound: message = "There is no such document."
+            default: throw error
+            }
+            return ServerPage.response(
+                title: "Not found",
+                stylesheet: "embed.css",
+                body: """
+                    <p role="alert">\(HTMLText.escaped(message)) It may have been deleted, or the link is not whole.</p>
+                    """,
+                status: .notFound,
+                cacheControl: "no-cache"
+            )
         }
         let title = HTMLText.escaped(stored.title)
         let version = stored.version

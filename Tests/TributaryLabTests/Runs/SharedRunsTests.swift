@@ -224,8 +224,13 @@ struct SharedRunsTests {
             )
             let pinned = try await lab.send(.get, "/embed/\(id)/versions/1", authorized: false)
             #expect(pinned.status == 200)
-            #expect(try await lab.send(.get, "/embed/\(id)/versions/2", authorized: false).status == 404)
-            #expect(try await lab.send(.get, "/embed/not-an-id", authorized: false).status == 404)
+            // What is not there is said in a sentence on a page, as a frame on another site shows it.
+            for path in ["/embed/\(id)/versions/2", "/embed/not-an-id", "/embed/AAAAAAAAAAAAAAAAAAAAAA"] {
+                let missing = try await lab.send(.get, path, authorized: false)
+                #expect(missing.status == 404, "\(path)")
+                #expect(missing.headers[.contentType] == "text/html; charset=utf-8", "\(path)")
+                #expect(missing.text.contains("<p role=\"alert\">There is no"), "\(path)")
+            }
             for path in ["/streams/\(id)", "/streams/\(id)/versions/1", "/api/streams/\(id)"] {
                 let page = try await lab.send(.get, path, authorized: false)
                 #expect(page.status == 200, "\(path)")
