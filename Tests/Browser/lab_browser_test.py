@@ -622,6 +622,13 @@ def streams(run, first, second):
             wait(first, lambda: first.find_element(By.TAG_NAME, "h1").text == "No such document")
             assert path in first.find_element(By.CSS_SELECTOR, "main [role=alert]").text
             assert not first.find_elements(By.CSS_SELECTOR, "textarea.json")
+        # A version that is no number names none: it is not taken for the latest.
+        made = api(base, "POST", "/api/streams", example("serial.json"))
+        for version in ["0", "abc"]:
+            first.get(f"{base}/streams/{made['id']}/versions/{version}")
+            wait(first, lambda: first.find_element(By.TAG_NAME, "h1").text == "No such version")
+            assert "is not a version" in first.find_element(By.CSS_SELECTOR, "main [role=alert]").text
+            assert not first.find_elements(By.CSS_SELECTOR, "textarea.json")
 
     run.step("streams-bad-link", first, bad_links)
 
@@ -1152,9 +1159,14 @@ def reconnecting(run, first, second, labs):
         save = first.find_element(By.XPATH, "//button[text()='Save']")
         wait(first, lambda: not save.is_enabled())
         assert "Not connected" in first.find_element(By.ID, "save-reason").text
+        lanes_before = first.find_element(By.CSS_SELECTOR, "pre.lanes").text
+        state["lanes"] = lanes_before
         document["nodes"][0]["expression"] = "$0 * 10"
         replace_text(first, json.dumps(document, indent=2))
         state["document"] = document
+        # The text cannot run while the lab is gone: the diagram says it is of the last run.
+        stale = first.find_element(By.CSS_SELECTOR, ".stale-label")
+        wait(first, lambda: stale.is_displayed() and "cannot be reached" in stale.get_attribute("title"))
         first.save_screenshot(os.path.join(run.shots, "connection-lost.png"))
 
     run.step("connection-lost", first, lost)
@@ -1168,6 +1180,9 @@ def reconnecting(run, first, second, labs):
         save = first.find_element(By.XPATH, "//button[text()='Save']")
         wait(first, lambda: save.is_enabled())
         assert json.loads(editor_text(first).get_attribute("value")) == state["document"]
+        # What was typed meanwhile runs once the lab is back.
+        wait(first, lambda: not first.find_element(By.CSS_SELECTOR, ".stale-label").is_displayed())
+        wait(first, lambda: first.find_element(By.CSS_SELECTOR, "pre.lanes").text != state["lanes"])
         save.click()
         wait(first, lambda: "Saved as version 2" in first.find_element(By.CSS_SELECTOR, ".toolbar").text)
         saved = api(base, "GET", f"/api/streams/{made['id']}")["document"]

@@ -59,4 +59,14 @@ document.addEventListener('click', (event) => {
   main.focus();
 });
 addEventListener('popstate', route);
+// A page the browser keeps to go Back to holds no view while it is away, so that it is not
+// counted among a document's viewers; coming back builds the view again, and an editor offers
+// what was typed, kept as a draft.
+addEventListener('pagehide', (event) => {
+  if (!event.persisted || !leave) return;
+  leave();
+  leave = null;
+  shown = null;
+});
+addEventListener('pageshow', (event) => { if (event.persisted) route(); });
 route();

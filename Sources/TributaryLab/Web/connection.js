@@ -52,4 +52,13 @@ function open() {
 
 // A browser that says it is online again need not wait for the next try.
 addEventListener('online', () => { if (lost && !socket) open(); });
+// A page the browser keeps to go Back to holds no socket while it is away.
+addEventListener('pagehide', (event) => {
+  if (!event.persisted || !socket) return;
+  const pulse = socket;
+  socket = null;
+  clearTimeout(retry);
+  pulse.close();
+});
+addEventListener('pageshow', (event) => { if (event.persisted && !socket) open(); });
 open();

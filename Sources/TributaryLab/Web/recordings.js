@@ -45,6 +45,8 @@ const labelWidth = (text) => 6.2 * [...text].length;
 const shortened = (text, most = 24) => ([...text].length > most ? `${[...text].slice(0, most - 1).join('')}…` : text);
 
 function failure(body, fallback) {
+  // Recordings are the lab's owner's: a visitor is told where the way in is, in the page's words.
+  if (body?.error?.code === 'unauthorized') return 'Recordings need the lab’s token: open the link that tributary lab printed.';
   return body?.error?.message ?? fallback;
 }
 
@@ -116,6 +118,8 @@ function renderList(main, navigate) {
     const answer = await api('/api/recordings').catch(() => null);
     if (gone) return;
     if (!answer?.ok) {
+      // Without the token nothing can be imported either.
+      if (answer?.status === 401) drop.remove();
       list.replaceChildren(status('failed', failure(answer?.body, 'The recordings could not be read.')));
       return;
     }
@@ -878,6 +882,8 @@ function renderRecording(main, navigate, id) {
       return;
     }
     if (!answer.ok) {
+      // Nothing on the page works without the token: only the sentence that says so is shown.
+      if (answer.status === 401) main.replaceChildren(el('h1', {}, 'Recording'), state);
       state.replaceChildren(status('failed', failure(answer.body, 'The recording could not be read.')));
       return;
     }

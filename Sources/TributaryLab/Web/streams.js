@@ -18,8 +18,16 @@ function operatorCatalogue() {
 export function renderStreams(main, navigate) {
   // `/streams/{id}`, the latest version, or `/streams/{id}/versions/{n}`, always that one.
   const parts = location.pathname.split('/');
-  const id = decodeURIComponent(parts[2] ?? '');
+  let id = parts[2] ?? '';
+  try { id = decodeURIComponent(id); } catch { /* a malformed escape is no id, and is shown as it came */ }
   const pinned = parts[3] === 'versions' && /^[1-9][0-9]{0,9}$/.test(parts[4] ?? '') ? Number(parts[4]) : null;
+  if (id && parts[3] === 'versions' && pinned === null) {
+    // A version is a number from 1: anything else names none, and is not taken for the latest.
+    main.replaceChildren(el('h1', {}, 'No such version'),
+      el('p', { role: 'alert' }, `“${(parts[4] ?? '').slice(0, 40)}” is not a version: versions are numbered from 1.`),
+      el('p', {}, el('a', { href: `/streams/${encodeURIComponent(id)}`, 'data-internal': true }, 'See the latest version')));
+    return () => {};
+  }
   return id ? renderEditor(main, navigate, id, pinned) : renderList(main, navigate);
 }
 
@@ -64,7 +72,10 @@ function renderList(main, navigate) {
       list.append(el('li', {}, el('span', {}, example.title), el('button', {
         class: 'secondary', type: 'button',
         onclick: async () => {
-          const made = await api('/api/streams', { method: 'POST', body: JSON.stringify(example.document) });
+          // Credited to the name this browser goes by, where a header can carry it (Latin-1).
+          const name = displayName();
+          const headers = /^[\x20-\x7E\xA0-\xFF]+$/.test(name) ? { 'X-Author': name } : {};
+          const made = await api('/api/streams', { method: 'POST', body: JSON.stringify(example.document), headers });
           if (made.status === 201) navigate(`/streams/${made.body.id}`);
           else examples.append(status('failed', made.status === 401 ? 'Creating a document needs the lab’s token: open the printed link.' : errorText(made.body.error)));
         },
@@ -80,6 +91,7 @@ function renderEditor(main, navigate, id, pinned) {
   // Without the lab's session, or on a link to one version, the page shows the saved version as
   // the lab ran and drew it, and nothing can be changed.
   let readOnly = pinned !== null;
+  let hasSession = false;   // whether this browser may edit, once the lab has said
   let baseDocument = null;  // that version's document, which a merge compares both sides with
   let latest = null;        // the newest version known
   let dirty = false;
@@ -114,6 +126,8 @@ function renderEditor(main, navigate, id, pinned) {
     live?.send({ type: 'hello', name: nameField.value.trim() });
   });
   nameField.addEventListener('input', announceName);
+  // The name saves are credited to: none is asked of a reader who cannot save.
+  const identity = el('div', { class: 'identity' }, el('label', { class: 'name-label' }, 'You are', nameField));
   const saveButton = el('button', { class: 'primary', type: 'button', disabled: true, 'aria-describedby': 'save-reason', onclick: () => save() }, 'Save');
   const saveReason = el('span', { class: 'meta', id: 'save-reason' });
   const staleLabel = el('span', { class: 'stale-label', hidden: true }, 'stale');
@@ -167,7 +181,7 @@ function renderEditor(main, navigate, id, pinned) {
 
   main.append(
     heading,
-    el('div', { class: 'identity' }, el('label', { class: 'name-label' }, 'You are', nameField)),
+    identity,
     // What stays in reach while the page scrolls: the version, who is viewing, and the actions.
     el('div', { class: 'toolbar' }, versionPill, viewersPill,
       el('span', { class: 'spacer' }), note, deleteButton, shareButton, saveReason, saveButton),
@@ -246,6 +260,9 @@ function renderEditor(main, navigate, id, pinned) {
     }
   };
   addEventListener('keydown', saveKeys);
+  // What was typed while the lab was gone runs once it is back.
+  const runAgain = () => { if (unrun) run(); };
+  addEventListener('lab:reconnected', runAgain);
 
   function updateButtons() {
     if (readOnly) {
@@ -349,8 +366,21 @@ function renderEditor(main, navigate, id, pinned) {
   }
 
   let runs = 0;
+  let unrun = false;        // whether the text changed while the lab could not run it
   async function run() {
+    try {
+      await runOnce();
+    } catch {
+      // The lab cannot be reached: the diagram is of the last text that ran, and says so, and
+      // the text runs again once the lab is back.
+      unrun = true;
+      markStale('The lab cannot be reached: the diagram is of the text as it last ran.', false);
+    }
+  }
+
+  async function runOnce() {
     const serial = ++runs;
+    unrun = false;
     const { value, failure } = parsed();
     if (readOnly && base !== null && !dirty) {
       showRun(serial, value, ...await Promise.all([
@@ -681,6 +711,7 @@ function renderEditor(main, navigate, id, pinned) {
    */
   function enterReadOnly() {
     readOnly = true;
+    identity.hidden = true;
     text.readOnly = true;
     disableForm();
     for (const button of [saveButton, deleteButton]) {
@@ -693,7 +724,7 @@ function renderEditor(main, navigate, id, pinned) {
       : [];
     banner.replaceChildren(el('p', { class: 'read-only-note', role: 'status', id: 'read-only-note' },
       pinned !== null
-        ? `Version ${pinned} of this document, as it was saved, read-only.`
+        ? `Version ${pinned} of this document, as it was saved, read-only.${hasSession ? '' : ' To edit the document, open the link tributary lab printed.'}`
         : ['Read-only: this is the saved document as the lab ran it. To edit, open the link ', el('code', {}, 'tributary lab'), ' printed.'],
       ...latestLink));
   }
@@ -880,7 +911,8 @@ function renderEditor(main, navigate, id, pinned) {
         el('p', {}, el('a', { href: '/streams', 'data-internal': true }, 'All documents')));
       return;
     }
-    if (signedIn === false) readOnly = true;
+    hasSession = signedIn !== false;
+    if (!hasSession) readOnly = true;
     if (code !== 200) {
       main.replaceChildren(el('h1', {}, 'Document'), status('failed', errorText(body.error) || 'The document could not be loaded.'));
       return;
@@ -899,6 +931,7 @@ function renderEditor(main, navigate, id, pinned) {
     live?.close();
     removeEventListener('beforeunload', warnOnLeave);
     removeEventListener('keydown', saveKeys);
+    removeEventListener('lab:reconnected', runAgain);
   };
   // A link within the lab, or Back, asks as leaving the page does.
   leave.confirmLeaving = () => !dirty || readOnly
