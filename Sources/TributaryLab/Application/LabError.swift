@@ -73,6 +73,11 @@ struct LabErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as DocumentStoreError {
             throw Self.labError(error, context: context)
+        } catch let error as HTTPError where error.status == .notFound && !(error.body?.isEmpty == false) {
+            // A person who follows a wrong link reads a page, as every other page of the lab is;
+            // a program gets the API's error.
+            guard request.uri.path.hasPrefix("/api/") else { return PagesController.noSuchPage }
+            throw LabError.notFound("such route in the lab's API")
         } catch let error as StreamError {
             throw LabError.invalidDocument(error)
         } catch let error as RecordingStoreError {

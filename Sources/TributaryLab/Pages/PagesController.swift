@@ -53,6 +53,24 @@ struct PagesController {
         return response
     }
 
+    /// A path the lab has no page for, as a person who followed a wrong link reads it.
+    static var noSuchPage: Response {
+        ServerPage.response(
+            title: "No such page",
+            stylesheet: "app.css",
+            body: """
+                <main id="main">
+                <h1>No such page</h1>
+                <p role="alert">The lab has no page at this address: the link may be mistyped, or cut short when it
+                was copied.</p>
+                <p><a href="/streams">Stream documents</a> · <a href="/recordings">Recordings</a> · <a href="/news">News</a></p>
+                </main>
+                """,
+            status: .notFound,
+            cacheControl: "no-cache"
+        )
+    }
+
     /// A link whose token is not the lab's, for a person rather than a program: what happened
     /// and what to do.
     static var wrongToken: Response {

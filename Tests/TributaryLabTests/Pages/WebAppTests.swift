@@ -91,6 +91,11 @@ struct WebAppTests {
             #expect(
                 unknown.status == 404 && unknown.headers[HTTPField.Name("Content-Security-Policy")!] != nil
             )
+            // A person reads a page that says so; a program reads the API's error.
+            #expect(unknown.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(unknown.text.contains("<h1>No such page</h1>"))
+            let route = try await lab.send(.get, "/api/no/such/route", authorized: false)
+            #expect(route.status == 404 && route.errorCode == "notFound")
         }
     }
 
