@@ -19,7 +19,9 @@ extension ConnectionGuard {
         }
 
         private var state: State
-        /// The frames of an upgraded connection, once its route has set their limit.
+        /// What follows the first head, read as WebSocket frames from its first byte: only an
+        /// upgrade's are frames, and theirs must be read in step from there, before the route
+        /// has set their limit, for a client may send frames in the head's own packet.
         private var frames: WebSocketFrames?
         /// How much of the `\r\n\r\n` that ends a head the bytes read so far end with.
         private var matched = 0
@@ -65,12 +67,22 @@ extension ConnectionGuard {
             case .awaitingHead, .reading:
                 break
             }
-            let headArrived = state == .awaitingHead && endsHead(bytes)
-            if headArrived { state = .reading }
+            var following = bytes.readableBytesView[...]
+            var headArrived = false
+            if state == .awaitingHead {
+                guard let end = endOfHead(in: bytes) else {
+                    return .forward(holding: nil, headArrived: false)
+                }
+                headArrived = true
+                state = .reading
+                frames = WebSocketFrames(limit: nil)
+                following = following.dropFirst(end)
+            }
             guard frames != nil else { return .forward(holding: nil, headArrived: headArrived) }
-            switch bytes.withUnsafeReadableBytes({ frames!.read($0) }) {
+            switch frames!.read(following) {
             case .proceed(let held):
-                return .forward(holding: held, headArrived: headArrived)
+                // Counted once the route has said these are frames.
+                return .forward(holding: frames!.limit == nil ? nil : held, headArrived: headArrived)
             case .refuse(let code, let reason):
                 state = .refusedFrame
                 return .refuse(code: code, reason: reason)
@@ -90,19 +102,28 @@ extension ConnectionGuard {
             if case .awaitingHead = state { true } else { false }
         }
 
-        /// A WebSocket route has said how large a frame its client may send.
-        mutating func limitFrames(to bytes: Int) {
-            frames = WebSocketFrames(limit: bytes)
+        /// A WebSocket route has said how large a frame its client may send: what the frames
+        /// read already hold, or their refusal when one of them broke a rule.
+        mutating func limitFrames(to bytes: Int) -> ReadAction {
+            guard frames != nil, state == .reading else { return .drop }
+            switch frames!.settle(limit: bytes) {
+            case .proceed(let held):
+                return .forward(holding: held, headArrived: false)
+            case .refuse(let code, let reason):
+                state = .refusedFrame
+                return .refuse(code: code, reason: reason)
+            }
         }
 
-        /// Whether `buffer` completes the `\r\n\r\n` that ends a head, read on from where the
-        /// previous reads left off: one pass over the bytes, whatever size heads are sent in.
-        private mutating func endsHead(_ buffer: ByteBuffer) -> Bool {
+        /// How many of `buffer`'s bytes go up to the end of the `\r\n\r\n` that ends a head,
+        /// read on from where the previous reads left off, or nil when it does not end one: one
+        /// pass over the bytes, whatever size heads are sent in.
+        private mutating func endOfHead(in buffer: ByteBuffer) -> Int? {
             var matched = matched
             var begun = begun
             defer { (self.matched, self.begun) = (matched, begun) }
             return buffer.withUnsafeReadableBytes { bytes in
-                for byte in bytes {
+                for (offset, byte) in bytes.enumerated() {
                     guard begun || byte == 13 || byte == 10 else {
                         begun = true
                         continue
@@ -111,12 +132,12 @@ extension ConnectionGuard {
                     let expected: UInt8 = matched % 2 == 0 ? 13 : 10
                     if byte == expected {
                         matched += 1
-                        if matched == 4 { return true }
+                        if matched == 4 { return offset + 1 }
                     } else {
                         matched = byte == 13 ? 1 : 0
                     }
                 }
-                return false
+                return nil
             }
         }
     }

@@ -133,7 +133,17 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let limit = event as? WebSocketLimit {
-            machine.limitFrames(to: limit.frameBytes)
+            switch machine.limitFrames(to: limit.frameBytes) {
+            case .forward(let holding?, _):
+                let channel = context.channel
+                memory.hold(holding, by: ObjectIdentifier(self)) { channel.close(promise: nil) }
+            case .refuse:
+                // Before the 101: no close frame, for the client has no WebSocket yet.
+                memory.release(ObjectIdentifier(self))
+                context.close(promise: nil)
+            case .forward(nil, _), .drop, .turnAway:
+                break
+            }
             return
         }
         context.fireUserInboundEventTriggered(event)

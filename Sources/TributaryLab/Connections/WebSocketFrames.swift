@@ -16,8 +16,9 @@ struct WebSocketFrames: Sendable {
         case refuse(code: UInt16, reason: String)
     }
 
-    /// The largest payload a frame may declare.
-    let limit: Int
+    /// The largest payload a frame may declare; nil until a route says, while the frames are
+    /// read only to stay in step with them, and what breaks a rule is kept to be said then.
+    private(set) var limit: Int?
     /// The bytes of the header being read, at most 14.
     private var header: [UInt8] = []
     /// What is left of the current frame's payload.
@@ -25,9 +26,26 @@ struct WebSocketFrames: Sendable {
     /// The bytes of the current frame read so far, header included; none between frames.
     private(set) var held = 0
     private var isRefused = false
+    /// Read before there was a limit: the first rule broken, and the largest payload declared.
+    private var broken: (code: UInt16, reason: String)?
+    private var largest: UInt64 = 0
 
-    init(limit: Int) {
+    init(limit: Int?) {
         self.limit = limit
+    }
+
+    /// Sets the limit a route gave, and says whether the frames read before it broke a rule.
+    mutating func settle(limit: Int) -> Action {
+        self.limit = limit
+        if let broken {
+            isRefused = true
+            return .refuse(code: broken.code, reason: broken.reason)
+        }
+        guard largest <= UInt64(limit) else {
+            isRefused = true
+            return .refuse(code: 1009, reason: Self.tooLarge(limit))
+        }
+        return .proceed(held: held)
     }
 
     /// Reads `bytes`, the next of the connection's.
@@ -47,46 +65,46 @@ struct WebSocketFrames: Sendable {
             header.append(bytes[index])
             index = bytes.index(after: index)
             held += 1
-            switch parseHeader() {
-            case .incomplete:
-                continue
-            case .frame(let length):
-                header.removeAll(keepingCapacity: true)
-                remaining = length
-                if length == 0 { held = 0 }
-            case .refuse(let code, let reason):
-                isRefused = true
-                return .refuse(code: code, reason: reason)
+            guard let (length, masked) = parseHeader() else { continue }
+            header.removeAll(keepingCapacity: true)
+            largest = max(largest, length)
+            let refusal: (code: UInt16, reason: String)? =
+                if !masked {
+                    (1002, "A client's frames must be masked.")
+                } else if let limit, length > UInt64(limit) {
+                    (1009, Self.tooLarge(limit))
+                } else {
+                    nil
+                }
+            if let refusal {
+                guard limit == nil else {
+                    isRefused = true
+                    return .refuse(code: refusal.code, reason: refusal.reason)
+                }
+                // No limit yet: kept, and the frame read past as its header says, in step.
+                if broken == nil { broken = refusal }
             }
+            remaining = length
+            if length == 0 { held = 0 }
         }
         return .proceed(held: held)
     }
 
-    private enum Header {
-        case incomplete
-        case frame(payload: UInt64)
-        case refuse(code: UInt16, reason: String)
-    }
-
-    /// The header read so far, once it is whole.
-    private func parseHeader() -> Header {
-        guard header.count >= 2 else { return .incomplete }
+    /// The payload length and whether the frame is masked, once the header is whole.
+    private func parseHeader() -> (length: UInt64, masked: Bool)? {
+        guard header.count >= 2 else { return nil }
         let masked = header[1] & 0x80 != 0
         let short = header[1] & 0x7F
         let extended = short == 126 ? 2 : short == 127 ? 8 : 0
-        guard header.count >= 2 + extended + (masked ? 4 : 0) else { return .incomplete }
-        guard masked else {
-            return .refuse(code: 1002, reason: "A client's frames must be masked.")
-        }
+        guard header.count >= 2 + extended + (masked ? 4 : 0) else { return nil }
         var length = UInt64(short)
         if extended > 0 {
             length = header[2..<(2 + extended)].reduce(0) { $0 << 8 | UInt64($1) }
         }
-        guard length <= UInt64(limit) else {
-            return .refuse(code: 1009, reason: "A frame may carry at most \(limit) bytes here.")
-        }
-        return .frame(payload: length)
+        return (length, masked)
     }
+
+    private static func tooLarge(_ limit: Int) -> String { "A frame may carry at most \(limit) bytes here." }
 
     /// A close frame as a server sends it: unmasked, the code, then as much of `reason` as
     /// fits the 123 bytes a control frame leaves for it, cut at a character.

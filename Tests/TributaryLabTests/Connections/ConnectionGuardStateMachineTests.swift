@@ -64,7 +64,7 @@ import Testing
     @Test func readsWebSocketFramesAgainstTheirLimit() {
         var machine = Machine(hasRoom: true)
         _ = machine.read(ByteBuffer(string: "GET /api/pulse HTTP/1.1\r\n\r\n"))
-        machine.limitFrames(to: 1_000)
+        #expect(machine.limitFrames(to: 1_000) == .forward(holding: 0, headArrived: false))
         #expect(machine.read(Self.frameHeader(length: 100)) == .forward(holding: 6, headArrived: false))
         #expect(
             machine.read(ByteBuffer(repeating: 0x61, count: 60)) == .forward(holding: 66, headArrived: false)
@@ -81,12 +81,65 @@ import Testing
 
         var unmasked = Machine(hasRoom: true)
         _ = unmasked.read(ByteBuffer(string: "GET /api/pulse HTTP/1.1\r\n\r\n"))
-        unmasked.limitFrames(to: 1_000)
+        _ = unmasked.limitFrames(to: 1_000)
         guard case .refuse(let unmaskedCode, _) = unmasked.read(Self.frameHeader(length: 5, masked: false))
         else {
             Issue.record("an unmasked frame was read")
             return
         }
         #expect(unmaskedCode == 1002)
+    }
+
+    /// Frames sent in the head's own packet, before the route has set their limit, are read in
+    /// step from the byte after the head, and judged once the limit is known: a 4 MiB frame
+    /// begun there is refused, and what looks like small frames inside it is not taken for them.
+    @Test func judgesTheFramesSentWithTheHeadOnceTheLimitIsKnown() {
+        let head = "GET /api/streams/x/live HTTP/1.1\r\nUpgrade: websocket\r\n\r\n"
+        var large = Machine(hasRoom: true)
+        var packet = ByteBuffer(string: head)
+        packet.writeImmutableBuffer(Self.frameHeader(length: 4 << 20))
+        #expect(large.read(packet) == .forward(holding: nil, headArrived: true))
+        // A payload made to look like frames of 4,080 bytes each.
+        for _ in 0..<8 {
+            #expect(large.read(Self.frameHeader(length: 4_080)) == .forward(holding: nil, headArrived: false))
+            #expect(
+                large.read(ByteBuffer(repeating: 0, count: 4_080))
+                    == .forward(holding: nil, headArrived: false)
+            )
+        }
+        guard case .refuse(let code, _) = large.limitFrames(to: 4_096) else {
+            Issue.record("a 4 MiB frame sent with the head was let through")
+            return
+        }
+        #expect(code == 1009)
+        #expect(large.read(ByteBuffer(repeating: 0, count: 100)) == .drop)
+
+        var unmasked = Machine(hasRoom: true)
+        var early = ByteBuffer(string: head)
+        early.writeImmutableBuffer(Self.frameHeader(length: 5, masked: false))
+        _ = unmasked.read(early)
+        guard case .refuse(let unmaskedCode, _) = unmasked.limitFrames(to: 4_096) else {
+            Issue.record("an unmasked frame sent with the head was let through")
+            return
+        }
+        #expect(unmaskedCode == 1002)
+
+        // Frames within the limit, sent early, are counted from the limit on.
+        var small = Machine(hasRoom: true)
+        var fine = ByteBuffer(string: head)
+        fine.writeImmutableBuffer(Self.frameHeader(length: 100))
+        _ = small.read(fine)
+        #expect(small.limitFrames(to: 4_096) == .forward(holding: 6, headArrived: false))
+        #expect(small.read(ByteBuffer(repeating: 0, count: 100)) == .forward(holding: 0, headArrived: false))
+
+        // What follows the head of a request that is no upgrade is never counted as frames.
+        var plain = Machine(hasRoom: true)
+        var post = ByteBuffer(string: "POST /api/run HTTP/1.1\r\nContent-Length: 5\r\n\r\n")
+        post.writeString("{\"a\":")
+        #expect(plain.read(post) == .forward(holding: nil, headArrived: true))
+        #expect(
+            plain.read(ByteBuffer(repeating: 0xFF, count: 1_000))
+                == .forward(holding: nil, headArrived: false)
+        )
     }
 }

@@ -159,6 +159,30 @@ struct WebSocketLimitTests {
         }
     }
 
+    /// A frame sent in the handshake's own packet, before the route has said how large a frame
+    /// may be, is judged once it has: a viewer cannot slip a 4 MiB frame past the limit so.
+    @Test func aLargeFrameSentWithTheHandshakeIsRefused() async throws {
+        try await withLab { lab in
+            let id = try await Self.document(lab)
+            let port = lab.base.port ?? 0
+            let viewer = try RawConnection(port: port)
+            let head =
+                "GET /api/streams/\(id)/live HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            viewer.send(
+                bytes: Array(head.utf8)
+                    + WebSocketFramesTests.frame(
+                        payload: Array(repeating: 0x20, count: 1_000),
+                        declared: 4 << 20
+                    )
+            )
+            // Whatever it sends next, the connection ends, and the lab serves on.
+            viewer.send(bytes: WebSocketFramesTests.frame(payload: Array(repeating: 0x20, count: 4_000)))
+            #expect(await viewer.readBytes(timeout: .seconds(30)).closed)
+            #expect(try await lab.send(.get, "/api/health").status == 200)
+        }
+    }
+
     @Test func thePulseTakesNoFrameLargerThanAControlFramesRoom() async throws {
         try await withLab { lab in
             let pulse = try await Self.open("/api/pulse", port: lab.base.port ?? 0, token: nil)
