@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The id of a document or a recording in the lab, which is also its share link: 128 random
 /// bits in 22 URL-safe base 64 characters.
