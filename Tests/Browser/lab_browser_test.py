@@ -1083,13 +1083,15 @@ def recordings(run, first, second):
             first.save_screenshot(os.path.join(run.shots, "recordings-state-diff-phone.png"))
         finally:
             first.set_window_size(1280, 1000)
-        values = marbles(first)
-        first.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", values[0])
-        wait(first, lambda: "The first value of its subscription" in first.find_element(By.CSS_SELECTOR, ".lane-detail").text)
-        first.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", values[1])
-        wait(first, lambda: '~ query: "" → "sw"' in first.find_element(By.CSS_SELECTOR, ".lane-detail ul.diff").text)
-        first.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", values[3])
-        wait(first, lambda: "only its description was kept" in first.find_element(By.CSS_SELECTOR, ".lane-detail").text)
+        # The chart is drawn again for the new width: each marble is looked up when it is clicked.
+        def click_value(index):
+            first.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", marbles(first)[index])
+            return True
+        # Clicked again until the detail shows it: a click on a marble the redraw replaced does nothing.
+        detail = lambda: first.find_element(By.CSS_SELECTOR, ".lane-detail").text
+        wait(first, lambda: click_value(0) and "The first value of its subscription" in detail())
+        wait(first, lambda: click_value(1) and '~ query: "" → "sw"' in first.find_element(By.CSS_SELECTOR, ".lane-detail ul.diff").text)
+        wait(first, lambda: click_value(3) and "only its description was kept" in detail())
 
     run.step("recordings-state-as-diffs", first, state_as_diffs)
 
