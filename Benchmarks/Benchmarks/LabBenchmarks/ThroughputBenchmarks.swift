@@ -8,6 +8,7 @@ import Hummingbird
 import NIOCore
 import Synchronization
 import TributaryLab
+import TributaryLabWire
 import TributaryStreams
 
 // Reading a document: 2,000 GETs at concurrency 32 through AsyncHTTPClient, from the lab and
@@ -65,7 +66,7 @@ func readBenchmarks() {
 final class SaveRig: Rig {
     let folder = FileManager.default.temporaryDirectory.appending(path: "lab-saves-\(UUID().uuidString)")
     let store: SQLiteDocumentStore
-    let storeID: String
+    let storeID: DocumentID
     let pool: DatabasePool
     let poolID: String
     let documents: [StreamDocument]
@@ -75,7 +76,7 @@ final class SaveRig: Rig {
         store = try SQLiteDocumentStore(path: folder.appending(path: "store.sqlite").path)
         storeID = try await store.create(sampleDocument("Saved"), author: "bench").id
         let direct = try SQLiteDocumentStore(path: folder.appending(path: "direct.sqlite").path)
-        poolID = try await direct.create(sampleDocument("Saved"), author: "bench").id
+        poolID = try await direct.create(sampleDocument("Saved"), author: "bench").id.description
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
