@@ -275,9 +275,17 @@ public struct LabServer: Sendable {
         logger: Logger = Logger(label: "TributaryLab"),
         onReady: @escaping @Sendable (URL) async -> Void
     ) async throws {
-        let services = ServiceGroup(
+        try await serviceGroup(shutdownSignals: shutdownSignals, logger: logger, onReady: onReady).run()
+    }
+
+    /// The application and, after it so that the group stops it first, the closer of its sockets.
+    private func serviceGroup(
+        shutdownSignals: [UnixSignal],
+        logger: Logger,
+        onReady: @escaping @Sendable (URL) async -> Void
+    ) -> ServiceGroup {
+        ServiceGroup(
             configuration: .init(
-                // The sockets' closer after the application, so that it stops first.
                 services: [
                     buildApplication(logger: logger, onReady: onReady), SocketsCloser(closing: closing),
                 ],
@@ -285,7 +293,6 @@ public struct LabServer: Sendable {
                 logger: logger
             )
         )
-        try await services.run()
     }
 
     /// Serves the lab on a loopback port — by default a free one — for the duration of `body`,
@@ -300,19 +307,10 @@ public struct LabServer: Sendable {
         var logger = Logger(label: "TributaryLab")
         logger.logLevel = .critical
         let (ready, readyContinuation) = AsyncStream<URL>.makeStream()
-        let services = ServiceGroup(
-            configuration: .init(
-                services: [
-                    lab.buildApplication(logger: logger) { url in
-                        readyContinuation.yield(url)
-                        readyContinuation.finish()
-                    },
-                    SocketsCloser(closing: lab.closing),
-                ],
-                gracefulShutdownSignals: [],
-                logger: logger
-            )
-        )
+        let services = lab.serviceGroup(shutdownSignals: [], logger: logger) { url in
+            readyContinuation.yield(url)
+            readyContinuation.finish()
+        }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { readyContinuation.finish() }
