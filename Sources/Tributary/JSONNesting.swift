@@ -8,11 +8,17 @@
 public enum JSONNesting {
     /// Whether `bytes` nest arrays and objects more than `limit` levels deep; the pass stops at
     /// the first level past it. Brackets inside strings do not count.
+    ///
+    /// The bytes are read as UTF-8, as RFC 8259 says JSON is exchanged. A NUL byte, which no
+    /// UTF-8 JSON holds and UTF-16 and UTF-32 put in every ASCII character, counts as too
+    /// deep: in those encodings a character's bytes can look like a quote and hide brackets
+    /// from the pass, while a decoder that detects the encoding would still read them.
     public static func exceeds(_ bytes: some Sequence<UInt8>, limit: Int) -> Bool {
         var depth = 0
         var inString = false
         var escaped = false
         for byte in bytes {
+            if byte == 0 { return true }
             if inString {
                 if escaped {
                     escaped = false

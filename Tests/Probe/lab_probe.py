@@ -270,14 +270,36 @@ def probe(binary):
         for s in crowd:
             s.close()
 
-        print("half-sent and endless requests")
+        print("half-sent and endless requests, and clients that never read")
         halves = []
         for _ in range(200):
             s = socket.create_connection(("127.0.0.1", lab.port))
             s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             halves.append(s)
         check("the lab answers while 200 half-sent requests wait", lab.alive())
+        readers = []
+        for _ in range(20):
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.connect(("127.0.0.1", lab.port))
+            s.sendall(b"GET /app/streams.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 200)
+            readers.append(s)
         time.sleep(17)
+        cut = 0
+        for s in readers:
+            s.settimeout(5)
+            received = 0
+            try:
+                while True:
+                    chunk = s.recv(1 << 20)
+                    if not chunk:
+                        break
+                    received += len(chunk)
+            except (socket.timeout, ConnectionResetError):
+                pass
+            cut += received < 200 * 40_000
+            s.close()
+        check("clients that read none of their answers are cut off after the write timeout", cut == 20, f"{cut} of 20")
         closed = 0
         for s in halves:
             s.settimeout(0.5)
@@ -365,6 +387,55 @@ def probe(binary):
         for s in held:
             s.close()
         check("the lab is alive", lab.alive())
+
+        print("floods of tiny frames")
+        pings = bytes([0x89, 0x80]) + os.urandom(4)
+        flooders = []
+        for _ in range(4):
+            s = upgrade(lab.port, f"/api/streams/{document}/live")
+            s.settimeout(10)
+            s.recv(4096)
+            try:
+                s.sendall(pings * 20_000)
+            except OSError:
+                pass
+            flooders.append(s)
+        codes = []
+        for s in flooders:
+            answer, at = read_close(s)
+            codes.append(answer[at + 2:at + 4] if at >= 0 else b"")
+            s.close()
+        check("four anonymous viewers pinging at full speed are closed with 1008", codes == [b"\x03\xf0"] * 4, codes)
+        started = time.monotonic()
+        check("the lab answers at once after them", lab.alive() and time.monotonic() - started < 2)
+        s = upgrade(lab.port, f"/api/streams/{document}/live")
+        s.settimeout(10)
+        s.recv(4096)
+        empty = bytes([0x01, 0x80]) + os.urandom(4) + (bytes([0x00, 0x80]) + os.urandom(4)) * 10_000
+        try:
+            s.sendall(empty)
+        except OSError:
+            pass
+        answer, at = read_close(s)
+        check("a message of 10,000 empty fragments is closed with 1009", at >= 0 and answer[at + 2:at + 4] == b"\x03\xf1",
+              answer[-40:])
+        s.close()
+
+        print("refusals that say why")
+        answer, closed = raw(lab.port, (f"GET /api/recordings/AAAAAAAAAAAAAAAAAAAAAA/live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                                        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode())
+        check("an anonymous recording socket is answered 401 with a JSON reason",
+              answer.startswith(b"HTTP/1.1 401") and b'"unauthorized"' in answer, answer[:60])
+        answer, closed = raw(lab.port, b"POST /api/streams HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer wrong\r\n"
+                             b"Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 10\r\n\r\n")
+        check("a wrong token asking to continue is answered 401, never 100", answer.startswith(b"HTTP/1.1 401"), answer[:40])
+        answer, _ = raw(lab.port, b"GET /api/health HTTP/1.1\r\nHost: localhost:99999\r\n\r\n")
+        check("a Host with port 99999 is misdirected", answer.startswith(b"HTTP/1.1 421"), answer[:40])
+        answer, _ = raw(lab.port, (b"GET /api/streams?cursor=" + base64.urlsafe_b64encode(b"nan|AAAAAAAAAAAAAAAAAAAAAA")
+                                  + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TOKEN.encode()
+                                  + b"\r\nConnection: close\r\n\r\n"))
+        check("a list cursor at time nan is refused", answer.startswith(b"HTTP/1.1 400"), answer[:40])
 
         print("a lab under systemd's 1,024 descriptors")
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -53,9 +53,3 @@ final class ClientMemory: Sendable {
         }
     }
 }
-
-/// Sent into a connection's pipeline by a WebSocket route as it decides to upgrade, before the
-/// `101` goes out: the largest frame the client may send from then on.
-struct WebSocketLimit: Sendable {
-    var frameBytes: Int
-}

@@ -92,8 +92,13 @@ struct LabAuthenticator: RouterMiddleware {
     /// session. At most ``maximumSessionCookies`` are checked, so a request cannot make the lab
     /// verify a signature for each of thousands.
     static func sessionCookies(of request: Request) -> [String] {
+        sessionCookies(in: request.headers[values: .cookie])
+    }
+
+    /// The session cookies among the `Cookie` fields `fields`.
+    static func sessionCookies(in fields: some Sequence<String>) -> [String] {
         var found: [String] = []
-        for field in request.headers[values: .cookie] {
+        for field in fields {
             for pair in field.split(separator: ";") {
                 guard found.count < maximumSessionCookies else { return found }
                 let trimmed = pair.drop { $0 == " " }
@@ -109,6 +114,22 @@ struct LabAuthenticator: RouterMiddleware {
     static let maximumSessionCookies = 4
 
     /// Compares `given` with `expected` in time that does not depend on where they differ.
+    /// Whether a request with `authorization` and the `Cookie` fields `cookies` carries the
+    /// token or a session: before its body is asked for, where ``handle(_:context:next:)``
+    /// decides everything else.
+    static func hasCredential(
+        authorization: String?,
+        cookies: some Sequence<String>,
+        token: String,
+        sessions: LabSessions
+    ) -> Bool {
+        if let authorization {
+            return authorization.lowercased().hasPrefix("bearer ")
+                && same(authorization.dropFirst(7).trimmingCharacters(in: .whitespaces), token)
+        }
+        return sessionCookies(in: cookies).contains(where: sessions.contains)
+    }
+
     static func same(_ given: String, _ expected: String) -> Bool {
         let given = Array(given.utf8)
         let expected = Array(expected.utf8)
@@ -160,7 +181,7 @@ struct LabHostMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The host of an authority such as `example.org:8080` or `[::1]:8080`, without the port;
     /// nil for anything else a Host header may hold — user information (`a@b`), a path, a port
-    /// that is not up to five digits, characters no name or address has — which no browser
+    /// that is not a number up to 65535, characters no name or address has — which no browser
     /// sends, and which a lenient reading would take for one of the lab's names.
     static func hostName(of authority: String) -> String? {
         let lowered = authority.lowercased()
@@ -182,7 +203,7 @@ struct LabHostMiddleware<Context: RequestContext>: RouterMiddleware {
         if !rest.isEmpty {
             let port = rest.dropFirst()
             guard rest.first == ":", !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII),
-                port.allSatisfy(\.isNumber)
+                port.allSatisfy(\.isNumber), let number = Int(port), number <= 65_535
             else { return nil }
         }
         return String(host)

@@ -37,6 +37,9 @@ public struct LabConfiguration: Sendable {
     /// How long a connection may stay without a complete request: a request head must arrive
     /// within it, and an idle keep-alive connection closes after it.
     public var idleTimeout: Duration = .seconds(15)
+    /// How long a connection's answers may wait for its client to read any of them; past it
+    /// the connection closes.
+    public var writeTimeout: Duration = .seconds(15)
     /// The most bytes the lab holds for every client together of WebSocket frames still
     /// arriving; past it, the connection holding the most is closed.
     public var clientMemoryBytes = 64 << 20

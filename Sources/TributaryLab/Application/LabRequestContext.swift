@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
@@ -33,10 +34,32 @@ struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocket
     }
 
     /// Tells the connection, before the `101` that upgrades it goes out, the largest WebSocket
-    /// frame its client may send: a route's own limit, smallest for anonymous callers.
-    func limitWebSocketFrames(to bytes: Int) {
-        channel.pipeline.fireUserInboundEventTriggered(WebSocketLimit(frameBytes: bytes))
+    /// frame its client may send and how many a second: a route's own limits, smallest for
+    /// anonymous callers.
+    func limitWebSocketFrames(to bytes: Int, perSecond: Int = Self.viewerFramesPerSecond) {
+        channel.pipeline.fireUserInboundEventTriggered(
+            WebSocketLimit(frames: .init(bytes: bytes, perSecond: perSecond))
+        )
     }
+
+    /// Declines the WebSocket handshake, telling the client why with `error`'s status and body.
+    func refuseWebSocket(_ error: LabError) -> RouterShouldUpgrade {
+        let problem = LabErrorBody(
+            error: LabProblem(code: error.code, message: error.message, path: error.path)
+        )
+        let body = (try? LabJSON.encoder.encode(problem)) ?? Data()
+        channel.pipeline.fireUserInboundEventTriggered(
+            WebSocketRefusal(status: Int(error.status.code), body: ByteBuffer(bytes: body))
+        )
+        return .dontUpgrade
+    }
+
+    /// The frames a second a page or a viewer sends at most: names, saves as someone types,
+    /// answers to pings.
+    static let viewerFramesPerSecond = 50
+    /// The frames a second a recorder may send: batches of up to 4 MiB, each cut into frames
+    /// of 16 KiB, every 50 ms or as fast as the lab stores them.
+    static let recorderFramesPerSecond = 8_192
 
     /// The largest body a route decodes; the lab's own limit is checked where bodies are read.
     var maxUploadSize: Int { 1 << 20 }
@@ -53,4 +76,25 @@ struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocket
 
     /// The remote address without its port, which is what the per-address limits count.
     var remoteHost: String { remoteAddress?.ipAddress ?? "unknown" }
+}
+
+/// Tells a client whose WebSocket handshake a middleware refused, or that names no WebSocket
+/// route, why, as a route does with ``LabRequestContext/refuseWebSocket(_:)``.
+struct WebSocketRefusalMiddleware: RouterMiddleware {
+    typealias Context = LabRequestContext
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let refusal: LabError
+        do { return try await next(request, context) } catch let error as LabError {
+            refusal = error
+        } catch let error as HTTPError where error.status == .notFound {
+            refusal = .notFound("WebSocket at \(request.uri.path)")
+        }
+        _ = context.refuseWebSocket(refusal)
+        throw refusal
+    }
 }

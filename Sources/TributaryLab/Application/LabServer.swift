@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
 import NIOCore
+import NIOHTTP1
 import ServiceLifecycle
 import Tributary
 import TributaryLabWire
@@ -97,10 +98,7 @@ public struct LabServer: Sendable {
             maximumPerBlock: configuration.maximumConnectionsPerAddress
         )
         let memory = ClientMemory(limit: configuration.clientMemoryBytes)
-        let idle = TimeAmount.nanoseconds(
-            configuration.idleTimeout.components.seconds * 1_000_000_000
-                + configuration.idleTimeout.components.attoseconds / 1_000_000_000
-        )
+        let idle = TimeAmount(configuration.idleTimeout)
         let recordingService = recordings.map {
             RecordingService(store: $0, hub: recordingHub, cap: configuration.maximumRecordingEvents)
         }
@@ -139,7 +137,16 @@ public struct LabServer: Sendable {
                     ),
                     count: count,
                     memory: memory,
-                    headTimeout: idle
+                    headTimeout: idle,
+                    writeTimeout: TimeAmount(configuration.writeTimeout),
+                    hasCredential: { [token, sessions] headers in
+                        LabAuthenticator.hasCredential(
+                            authorization: headers.first(name: "authorization"),
+                            cookies: headers["cookie"],
+                            token: token,
+                            sessions: sessions
+                        )
+                    }
                 )
             },
             configuration: .init(
@@ -232,6 +239,7 @@ public struct LabServer: Sendable {
         connections: LiveConnections
     ) -> Router<LabRequestContext> {
         let router = Router(context: LabRequestContext.self)
+        router.add(middleware: WebSocketRefusalMiddleware())
         router.add(middleware: LabHostMiddleware(configuration: configuration))
         router.add(middleware: authenticator(required: false))
         PulseController(connections: connections, startedAt: Date()).addRoutes(to: router)

@@ -28,6 +28,10 @@ extension ConnectionGuard {
         /// Whether the head has begun: empty lines before a request line are skipped by the
         /// parser, so they end no head.
         private var begun = false
+        /// The bytes the connection was given to write, in all.
+        private var written = 0
+        /// How many of them had gone to the client at the last check, while some waited.
+        private var sentAtCheck: Int?
 
         /// A connection that `hasRoom` under the lab's limits, or none.
         init(hasRoom: Bool) {
@@ -56,8 +60,9 @@ extension ConnectionGuard {
             case refuse(code: UInt16, reason: String)
         }
 
-        /// What to do with `bytes`, the next the connection sent.
-        mutating func read(_ bytes: ByteBuffer) -> ReadAction {
+        /// What to do with `bytes`, the next the connection sent, which arrived `now`
+        /// (nanoseconds of uptime).
+        mutating func read(_ bytes: ByteBuffer, at now: UInt64) -> ReadAction {
             switch state {
             case .turningAway:
                 state = .turnedAway
@@ -79,7 +84,7 @@ extension ConnectionGuard {
                 following = following.dropFirst(end)
             }
             guard frames != nil else { return .forward(holding: nil, headArrived: headArrived) }
-            switch frames!.read(following) {
+            switch frames!.read(following, at: now) {
             case .proceed(let held):
                 // Counted once the route has said these are frames.
                 return .forward(holding: frames!.limit == nil ? nil : held, headArrived: headArrived)
@@ -102,17 +107,46 @@ extension ConnectionGuard {
             if case .awaitingHead = state { true } else { false }
         }
 
-        /// A WebSocket route has said how large a frame its client may send: what the frames
-        /// read already hold, or their refusal when one of them broke a rule.
-        mutating func limitFrames(to bytes: Int) -> ReadAction {
+        /// A WebSocket route has said how large and how many frames its client may send: what
+        /// the frames read already hold, or their refusal when they broke a rule.
+        mutating func limitFrames(to limit: WebSocketFrames.Limit) -> ReadAction {
             guard frames != nil, state == .reading else { return .drop }
-            switch frames!.settle(limit: bytes) {
+            switch frames!.settle(limit: limit) {
             case .proceed(let held):
                 return .forward(holding: held, headArrived: false)
             case .refuse(let code, let reason):
                 state = .refusedFrame
                 return .refuse(code: code, reason: reason)
             }
+        }
+
+        enum WriteCheck: Equatable {
+            /// Nothing waits to be written.
+            case idle
+            /// Some bytes wait: check again after the write timeout.
+            case watch
+            /// Bytes have waited a whole write timeout and none of them went: close.
+            case stalled
+        }
+
+        /// The connection was given `bytes` more to write.
+        mutating func wrote(_ bytes: Int) {
+            written += bytes
+        }
+
+        /// What a check of the writes, one write timeout after the last while bytes waited,
+        /// finds when `buffered` bytes still wait to go out: a client that reads nothing of
+        /// its answers for so long is ended, for it holds a connection, and a request whose
+        /// answer never finishes, that no idle timeout reaches.
+        mutating func checkWrites(buffered: Int) -> WriteCheck {
+            guard buffered > 0 else {
+                sentAtCheck = nil
+                return .idle
+            }
+            let sent = written - buffered
+            defer { sentAtCheck = sent }
+            if let before = sentAtCheck, sent <= before { return .stalled }
+            return .watch
         }
 
         /// How many of `buffer`'s bytes go up to the end of the `\r\n\r\n` that ends a head,

@@ -25,8 +25,14 @@ import Tributary
 ///   refusing one past the limit (1009) or unmasked (1002) before its payload is held, and counts
 ///   what an unfinished frame holds against the lab's ``ClientMemory``. Hummingbird takes one
 ///   frame limit for every route, and NIO's decoder buffers a whole frame before it is read.
-final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
+/// - It closes a connection whose client has read none of its answers for the write timeout
+///   while some wait to go. Neither NIO nor Hummingbird times writes out, and Hummingbird's
+///   idle timeout does not run while a request's answer is being written: a client that
+///   never reads would hold its connection for good.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
 
     /// The open connections, in all and by ``AddressBlock``, shared by every connection's guard.
     final class Count: Sendable {
@@ -64,14 +70,18 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     private let count: Count
     private let memory: ClientMemory
     private let headTimeout: TimeAmount
+    private let writeTimeout: TimeAmount
     private var machine = StateMachine(hasRoom: false)
     /// The head's timer, or the turn-away's.
     private var timer: Scheduled<Void>?
+    /// The timer of the next check of the writes, while bytes wait to go.
+    private var writeTimer: Scheduled<Void>?
 
-    init(count: Count, memory: ClientMemory, headTimeout: TimeAmount) {
+    init(count: Count, memory: ClientMemory, headTimeout: TimeAmount, writeTimeout: TimeAmount) {
         self.count = count
         self.memory = memory
         self.headTimeout = headTimeout
+        self.writeTimeout = writeTimeout
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -108,10 +118,38 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
+        writeTimer?.cancel()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        machine.wrote(unwrapOutboundIn(data).readableBytes)
+        context.write(data, promise: promise)
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        context.flush()
+        if writeTimer == nil { checkWrites(context: context) }
+    }
+
+    /// Watches the bytes waiting to go, from a flush that leaves some until none do, and ends
+    /// the connection when a whole write timeout passes without any of them going.
+    private func checkWrites(context: ChannelHandlerContext) {
+        writeTimer = nil
+        let buffered = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+        switch machine.checkWrites(buffered: buffered) {
+        case .idle:
+            break
+        case .watch:
+            writeTimer = context.eventLoop.assumeIsolated().scheduleTask(in: writeTimeout) {
+                self.checkWrites(context: context)
+            }
+        case .stalled:
+            context.close(promise: nil)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch machine.read(unwrapInboundIn(data)) {
+        switch machine.read(unwrapInboundIn(data), at: NIODeadline.now().uptimeNanoseconds) {
         case .forward(let holding, let headArrived):
             if headArrived {
                 timer?.cancel()
@@ -133,7 +171,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let limit = event as? WebSocketLimit {
-            switch machine.limitFrames(to: limit.frameBytes) {
+            switch machine.limitFrames(to: limit.frames) {
             case .forward(let holding?, _):
                 let channel = context.channel
                 memory.hold(holding, by: ObjectIdentifier(self)) { channel.close(promise: nil) }

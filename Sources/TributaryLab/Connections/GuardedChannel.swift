@@ -12,12 +12,20 @@ struct GuardedChannel: ServerChildChannel {
     let count: ConnectionGuard.Count
     let memory: ClientMemory
     let headTimeout: TimeAmount
+    let writeTimeout: TimeAmount
+    /// Whether a request's head carries a credential the lab takes.
+    let hasCredential: @Sendable (HTTPHeaders) -> Bool
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
-        let (count, memory, headTimeout) = (count, memory, headTimeout)
+        let (count, memory, headTimeout, writeTimeout) = (count, memory, headTimeout, writeTimeout)
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(
-                ConnectionGuard(count: count, memory: memory, headTimeout: headTimeout)
+                ConnectionGuard(
+                    count: count,
+                    memory: memory,
+                    headTimeout: headTimeout,
+                    writeTimeout: writeTimeout
+                )
             )
         }
         .flatMap { inner.setup(channel: channel, logger: logger) }
@@ -26,7 +34,7 @@ struct GuardedChannel: ServerChildChannel {
                 handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self
             )
             try channel.pipeline.syncOperations.addHandler(
-                RequestFraming(),
+                RequestFraming(mayContinue: hasCredential),
                 position: .after(decoder.handler)
             )
             return value

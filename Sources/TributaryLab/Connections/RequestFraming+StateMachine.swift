@@ -30,6 +30,16 @@ extension RequestFraming {
         }
 
         private(set) var mode = Mode.requests
+        /// Why a route declined the WebSocket handshake being answered, to be said in place of
+        /// the empty `400` Hummingbird answers every declined handshake with.
+        private var refusal: (head: HTTPResponseHead, body: ByteBuffer)?
+        /// Whether a request's head carries a credential the lab takes: only such a request is
+        /// asked for its body with `100 Continue`.
+        private let mayContinue: (HTTPHeaders) -> Bool
+
+        init(mayContinue: @escaping (HTTPHeaders) -> Bool = { _ in true }) {
+            self.mayContinue = mayContinue
+        }
 
         /// How what passes is to be taken, before it is read as HTTP: once a connection is
         /// upgraded its bytes are a WebSocket's, which no event of this machine describes.
@@ -121,6 +131,7 @@ extension RequestFraming {
             var request = Unanswered(keepsAlive: keepsAlive)
             request.waitsToContinue =
                 head.version == .http1_1 && head.headers.has("100-continue", in: "expect")
+                && mayContinue(head.headers)
             // Continued at once when nothing is before it; otherwise once the answer before it is out.
             let continuesNow = request.waitsToContinue && unanswered.isEmpty
             if continuesNow { request.waitsToContinue = false }
@@ -139,8 +150,21 @@ extension RequestFraming {
             /// `lingering` when its request's body is still coming in, so that the client reads
             /// the answer rather than a reset.
             case writeAndClose(HTTPServerResponsePart, lingering: Bool)
+            /// Write `head` and then `body`, in place of the part given.
+            case writeWithBody(HTTPResponseHead, ByteBuffer)
             /// Write nothing: the connection is closed.
             case fail
+        }
+
+        /// A route declined the handshake being answered, saying why with `status` and the JSON
+        /// `body`: what the client is told instead of an empty `400`.
+        mutating func refuseUpgrade(status: HTTPResponseStatus, body: ByteBuffer) {
+            guard mode == .upgrading else { return }
+            var head = HTTPResponseHead(version: .http1_1, status: status)
+            head.headers.add(name: "content-type", value: "application/json; charset=utf-8")
+            head.headers.add(name: "content-length", value: String(body.readableBytes))
+            head.headers.add(name: "connection", value: "close")
+            refusal = (head, body)
         }
 
         /// What to do with a part of an answer Hummingbird wrote.
@@ -159,6 +183,10 @@ extension RequestFraming {
                     }
                     // A handshake the lab declined: Hummingbird answers it and is done.
                     mode = .closing
+                    if let refusal {
+                        self.refusal = nil
+                        return .writeWithBody(refusal.head, refusal.body)
+                    }
                 } else if head.status.code < 200 {
                     return .write(part)
                 } else if let oldest = unanswered.first, !oldest.isRead || !oldest.keepsAlive {

@@ -19,20 +19,28 @@ import NIOHTTP1
 /// - A first request asking to upgrade reaches the upgrade only as a WebSocket handshake the
 ///   lab can complete — `GET`, no body, `Sec-WebSocket-Key`, version 13 — and is answered `400`
 ///   (`426` for another version) otherwise: NIO loses the head of an upgrade it declines, and
-///   holds a connection whose upgrade request has a body open without an answer. Any other
+///   holds a connection whose upgrade request has a body open without an answer. A handshake
+///   a route declines is answered with the route's reason (``WebSocketRefusal``), where
+///   Hummingbird answers every one with an empty `400`. Any other
 ///   protocol asked for (`h2c`) is ignored, and the request answered as HTTP/1.1.
 /// - An answer closing a connection whose request body is still coming in is followed by a
 ///   moment of reading with the output closed, so that the client receives it rather than a
 ///   reset.
 /// - `Expect: 100-continue` is answered `100 Continue` at once, or once the answers before it
-///   are out; NIO's decoder leaves it to the server.
+///   are out, when the head carries a credential the lab takes; NIO's decoder leaves it to the
+///   server. A request without one is answered (`401`) without its body being asked for.
 final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private var machine = StateMachine()
+    private var machine: StateMachine
+
+    /// `mayContinue` says whether a request's head carries a credential the lab takes.
+    init(mayContinue: @escaping @Sendable (HTTPHeaders) -> Bool) {
+        machine = StateMachine(mayContinue: mayContinue)
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch machine.reading {
@@ -81,9 +89,19 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
                     context.close(promise: nil)
                 }
             }
+        case .writeWithBody(let head, let body):
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: promise)
         case .fail:
             promise?.fail(ChannelError.ioOnClosedChannel)
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let refusal = event as? WebSocketRefusal else {
+            return context.fireUserInboundEventTriggered(event)
+        }
+        machine.refuseUpgrade(status: HTTPResponseStatus(statusCode: refusal.status), body: refusal.body)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

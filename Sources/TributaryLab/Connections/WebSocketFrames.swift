@@ -3,11 +3,30 @@
 /// connection may send is refused as soon as its header says so, not once its payload has
 /// been held, and so that what an unfinished frame holds can be counted.
 ///
-/// It fills two gaps: Hummingbird takes one `maxFrameSize` for every WebSocket route, where
-/// an anonymous viewer should be held to a few KiB and a recorder given 4 MiB; and NIO's
-/// decoder does not refuse a client frame that is not masked, which RFC 6455 (section 5.1)
-/// says to close with 1002.
+/// It fills the gaps Hummingbird and NIO leave:
+/// - Hummingbird takes one `maxFrameSize` for every WebSocket route, where an anonymous viewer
+///   should be held to a few KiB and a recorder given 4 MiB;
+/// - nothing limits how many frames a client sends: an empty ping costs the lab tens of
+///   microseconds, so each connection is given frames per second ("Too many frames", 1008);
+/// - NIO's aggregator keeps every fragment of a message, empty ones too, at about 50 bytes
+///   each however little they carry: a message may come in so many frames
+///   (``Limit/fragments``), a few for a small message, one per 4 KiB for a large one;
+/// - NIO's decoder does not refuse a client frame that is not masked, which RFC 6455
+///   (section 5.1) says to close with 1002.
 struct WebSocketFrames: Sendable {
+    /// What a route allows its client.
+    struct Limit: Equatable, Sendable {
+        /// The largest payload a frame may declare.
+        var bytes: Int
+        /// The frames a client may send per second, control frames included, with a second's
+        /// worth at once.
+        var perSecond: Int
+
+        /// The most frames one message may be cut into: browsers send a message whole, and a
+        /// Swift client cuts one into frames of 16 KiB by default.
+        var fragments: Int { max(16, bytes / 4_096) }
+    }
+
     /// What to do with the bytes just read.
     enum Action: Equatable, Sendable {
         /// Pass them on; `held` bytes of a frame not yet complete have arrived so far.
@@ -16,9 +35,9 @@ struct WebSocketFrames: Sendable {
         case refuse(code: UInt16, reason: String)
     }
 
-    /// The largest payload a frame may declare; nil until a route says, while the frames are
-    /// read only to stay in step with them, and what breaks a rule is kept to be said then.
-    private(set) var limit: Int?
+    /// What the client may send; nil until a route says, while the frames are read only to
+    /// stay in step with them, and what breaks a rule is kept to be said then.
+    private(set) var limit: Limit?
     /// The bytes of the header being read, at most 14.
     private var header: [UInt8] = []
     /// What is left of the current frame's payload.
@@ -29,27 +48,46 @@ struct WebSocketFrames: Sendable {
     /// Read before there was a limit: the first rule broken, and the largest payload declared.
     private var broken: (code: UInt16, reason: String)?
     private var largest: UInt64 = 0
+    /// The frames of the message being received so far, when it came in more than one, and
+    /// the most any message came in before there was a limit.
+    private var fragments = 0
+    private var mostFragments = 0
+    /// The frames the client may still send at once, and when that was last worked out, in
+    /// nanoseconds of uptime; the frames read before there was a limit are owed.
+    private var allowance: Double = 0
+    private var allowanceTime: UInt64?
+    private var owed = 0
 
-    init(limit: Int?) {
+    init(limit: Limit?) {
         self.limit = limit
+        allowance = Double(limit?.perSecond ?? 0)
     }
 
     /// Sets the limit a route gave, and says whether the frames read before it broke a rule.
-    mutating func settle(limit: Int) -> Action {
+    mutating func settle(limit: Limit) -> Action {
         self.limit = limit
+        allowance = Double(limit.perSecond - owed)
         if let broken {
             isRefused = true
             return .refuse(code: broken.code, reason: broken.reason)
         }
-        guard largest <= UInt64(limit) else {
+        guard largest <= UInt64(limit.bytes) else {
             isRefused = true
-            return .refuse(code: 1009, reason: Self.tooLarge(limit))
+            return .refuse(code: 1009, reason: Self.tooLarge(limit.bytes))
+        }
+        guard mostFragments <= limit.fragments else {
+            isRefused = true
+            return .refuse(code: 1009, reason: Self.tooFragmented(limit.fragments))
+        }
+        guard allowance >= 0 else {
+            isRefused = true
+            return .refuse(code: 1008, reason: Self.tooMany(limit.perSecond))
         }
         return .proceed(held: held)
     }
 
-    /// Reads `bytes`, the next of the connection's.
-    mutating func read(_ bytes: some Collection<UInt8>) -> Action {
+    /// Reads `bytes`, the next of the connection's, which arrived `now` (nanoseconds of uptime).
+    mutating func read(_ bytes: some Collection<UInt8>, at now: UInt64) -> Action {
         guard !isRefused else { return .refuse(code: 1008, reason: "") }
         var index = bytes.startIndex
         while index != bytes.endIndex {
@@ -66,13 +104,24 @@ struct WebSocketFrames: Sendable {
             index = bytes.index(after: index)
             held += 1
             guard let (length, masked) = parseHeader() else { continue }
+            let (opcode, isFinal) = (header[0] & 0x0F, header[0] & 0x80 != 0)
             header.removeAll(keepingCapacity: true)
             largest = max(largest, length)
+            if opcode < 8 {
+                fragments = opcode == 0 ? fragments + 1 : isFinal ? 0 : 1
+            }
+            mostFragments = max(mostFragments, fragments)
+            if opcode < 8, isFinal { fragments = 0 }
+            if limit == nil { owed += 1 }
             let refusal: (code: UInt16, reason: String)? =
                 if !masked {
                     (1002, "A client's frames must be masked.")
-                } else if let limit, length > UInt64(limit) {
-                    (1009, Self.tooLarge(limit))
+                } else if let limit, length > UInt64(limit.bytes) {
+                    (1009, Self.tooLarge(limit.bytes))
+                } else if let limit, mostFragments > limit.fragments {
+                    (1009, Self.tooFragmented(limit.fragments))
+                } else if let limit, !spend(at: now, limit: limit) {
+                    (1008, Self.tooMany(limit.perSecond))
                 } else {
                     nil
                 }
@@ -90,6 +139,19 @@ struct WebSocketFrames: Sendable {
         return .proceed(held: held)
     }
 
+    /// Takes one frame from the allowance, given back at `limit.perSecond` up to a second's
+    /// worth; false when none is left. Frames read before there is a limit are counted, owed.
+    private mutating func spend(at now: UInt64, limit: Limit) -> Bool {
+        let capacity = Double(limit.perSecond)
+        if let then = allowanceTime, now > then {
+            allowance = min(capacity, allowance + Double(now - then) / 1e9 * capacity)
+        }
+        allowanceTime = max(allowanceTime ?? now, now)
+        guard allowance >= 1 else { return false }
+        allowance -= 1
+        return true
+    }
+
     /// The payload length and whether the frame is masked, once the header is whole.
     private func parseHeader() -> (length: UInt64, masked: Bool)? {
         guard header.count >= 2 else { return nil }
@@ -105,6 +167,14 @@ struct WebSocketFrames: Sendable {
     }
 
     private static func tooLarge(_ limit: Int) -> String { "A frame may carry at most \(limit) bytes here." }
+
+    private static func tooFragmented(_ fragments: Int) -> String {
+        "A message may come in at most \(fragments) frames here."
+    }
+
+    private static func tooMany(_ perSecond: Int) -> String {
+        "Too many frames: at most \(perSecond) a second here."
+    }
 
     /// A close frame as a server sends it: unmasked, the code, then as much of `reason` as
     /// fits the 123 bytes a control frame leaves for it, cut at a character.

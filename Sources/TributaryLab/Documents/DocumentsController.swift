@@ -168,6 +168,12 @@ struct DocumentsController {
             )
         }
         let data = Data(bytes.readableBytesView)
+        guard !data.contains(0) else {
+            throw LabError.badRequest(
+                "notUTF8",
+                "The body is read as UTF-8 JSON; this one holds NUL bytes, as UTF-16 and UTF-32 text does."
+            )
+        }
         // Bounded before anything parses it: no document nests deeper.
         guard !JSONNesting.exceeds(data, limit: StreamDocument.maximumNesting) else {
             throw LabError.badRequest(

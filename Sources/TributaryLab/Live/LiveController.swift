@@ -28,7 +28,9 @@ struct LiveController {
 
     func addRoutes(to router: Router<LabRequestContext>) {
         router.ws("api/streams/:id/live") { request, context in
-            guard context.documentID != nil else { return .dontUpgrade }
+            guard context.documentID != nil else {
+                return context.refuseWebSocket(.notFound("document with that id"))
+            }
             // Set before the connection is upgraded, so that its first frame is held to it.
             context.limitWebSocketFrames(to: Self.messageSize(canWrite: Self.canWrite(request, context)))
             return .upgrade([:])

@@ -37,8 +37,19 @@ final class LiveHub: Sendable {
         /// encoded once and shared by all its viewers: a crowd joining a large document costs
         /// one copy of it, however many of them read slowly.
         var snapshots: [DocumentID: (version: Int, message: ByteBuffer)] = [:]
-        /// The documents whose viewer count is about to be announced.
+        /// The documents whose presence is being announced, or was too recently to be again.
         var announcing: Set<DocumentID> = []
+        /// Those of ``announcing`` whose viewers changed since their last announcement.
+        var presenceChanged: Set<DocumentID> = []
+    }
+
+    /// The bytes of presence a document's viewers are sent per second at most, counted as a
+    /// message's size times its viewers: a crowd of long names changing all the time is told
+    /// less often, however fast anyone renames.
+    let presenceBytesPerSecond: Int
+
+    init(presenceBytesPerSecond: Int = 4 << 20) {
+        self.presenceBytesPerSecond = presenceBytesPerSecond
     }
 
     /// How long joins and leaves are gathered into one presence message: a crowd arriving at
@@ -84,8 +95,12 @@ final class LiveHub: Sendable {
 
     /// Records the name viewer `id` of `document` goes by, or that it gives none, for presence.
     func name(_ name: String?, viewer id: Int, of document: DocumentID) {
-        state.withLock { $0.rooms[document]?[id]?.name = name }
-        announcePresence(of: document)
+        let changed = state.withLock { state in
+            guard let member = state.rooms[document]?[id], member.name != name else { return false }
+            state.rooms[document]?[id]?.name = name
+            return true
+        }
+        if changed { announcePresence(of: document) }
     }
 
     /// Removes a viewer; returns how many are left.
@@ -145,19 +160,54 @@ final class LiveHub: Sendable {
         }
     }
 
-    /// Tells every viewer of `document` how many view it, once the joins and leaves of the next
-    /// ``presenceInterval`` are in.
+    /// Tells every viewer of `document` how many view it and by what names, once the joins and
+    /// leaves of the next ``presenceInterval`` are in, and no sooner after the last time than
+    /// ``presenceBytesPerSecond`` allows.
     func announcePresence(of document: DocumentID) {
-        guard state.withLock({ $0.announcing.insert(document).inserted }) else { return }
-        Task {
-            try? await Task.sleep(for: Self.presenceInterval)
-            let (viewers, names) = state.withLock { state in
-                state.announcing.remove(document)
-                let members = state.rooms[document]?.values ?? [:].values
-                return (members.count, members.compactMap(\.name).sorted())
+        let starts = state.withLock { state in
+            guard state.announcing.insert(document).inserted else {
+                state.presenceChanged.insert(document)
+                return false
             }
-            if viewers > 0 { send(LiveMessage.presence(viewers, names: names), to: document) }
+            return true
         }
+        guard starts else { return }
+        Task {
+            while true {
+                try? await Task.sleep(for: Self.presenceInterval)
+                let (viewers, names) = state.withLock { state in
+                    state.presenceChanged.remove(document)
+                    let members = state.rooms[document]?.values ?? [:].values
+                    return (members.count, members.compactMap(\.name).sorted())
+                }
+                if viewers > 0 {
+                    let message = LiveMessage.presence(viewers, names: names)
+                    send(message, to: document)
+                    try? await Task.sleep(
+                        for: Self.presenceCooldown(
+                            cost: message.readableBytes * viewers,
+                            bytesPerSecond: presenceBytesPerSecond
+                        )
+                    )
+                }
+                let again = state.withLock { state in
+                    guard viewers > 0, state.presenceChanged.remove(document) != nil else {
+                        state.announcing.remove(document)
+                        return false
+                    }
+                    return true
+                }
+                guard again else { return }
+            }
+        }
+    }
+
+    /// How long a presence announcement that cost its viewers `cost` bytes in all keeps the
+    /// next one back, so that they are sent `bytesPerSecond` at most; beyond the
+    /// ``presenceInterval`` every announcement waits.
+    static func presenceCooldown(cost: Int, bytesPerSecond: Int) -> Duration {
+        let wait = Duration.seconds(Double(cost) / Double(max(1, bytesPerSecond)))
+        return max(.zero, wait - presenceInterval)
     }
 
     /// Queues `message` for every viewer of `document` that has had its snapshot; those that

@@ -28,10 +28,22 @@ struct RecordingIngestController {
 
     func addRoutes(to router: Router<LabRequestContext>) {
         router.ws("api/recordings/:id/ingest") { request, context in
-            guard context.access != .anonymous, Self.recorder(of: request) != nil,
-                let segment = Self.segment(context), Recordings.problem(withName: segment) == nil
-            else { return .dontUpgrade }
-            context.limitWebSocketFrames(to: Self.maximumMessageSize + (64 << 10))
+            guard context.access != .anonymous else { return context.refuseWebSocket(.unauthorized()) }
+            guard Self.recorder(of: request) != nil else {
+                return context.refuseWebSocket(
+                    .badRequest("noRecorder", "A recorder names itself with ?recorder=UUID.")
+                )
+            }
+            guard let segment = Self.segment(context) else {
+                return context.refuseWebSocket(.notFound("recording with that name"))
+            }
+            if let problem = Recordings.problem(withName: segment) {
+                return context.refuseWebSocket(.badRequest("invalidName", problem))
+            }
+            context.limitWebSocketFrames(
+                to: Self.maximumMessageSize + (64 << 10),
+                perSecond: LabRequestContext.recorderFramesPerSecond
+            )
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let recorder = Self.recorder(of: context.request),

@@ -18,7 +18,10 @@ struct RecordingLiveController {
 
     func addRoutes(to router: Router<LabRequestContext>) {
         router.ws("api/recordings/:id/live") { _, context in
-            guard context.access != .anonymous, context.documentID != nil else { return .dontUpgrade }
+            guard context.access != .anonymous else { return context.refuseWebSocket(.unauthorized()) }
+            guard context.documentID != nil else {
+                return context.refuseWebSocket(.notFound("recording with that id"))
+            }
             context.limitWebSocketFrames(to: LiveController.watcherMessageSize)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in

@@ -159,12 +159,18 @@ enum DocumentCursor {
         DocumentID.base64URL(Data("\(time.timeIntervalSince1970)|\(id)".utf8))
     }
 
+    /// The cursor `text` stands for, or nil when it is not one: longer than any cursor, not
+    /// Base64URL, or a time that is not a finite number (`nan`, `inf`).
     static func decode(_ text: String) -> (time: Date, id: DocumentID)? {
+        guard text.utf8.count <= 96 else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64) else { return nil }
         let parts = String(decoding: data, as: UTF8.self).split(separator: "|", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let time = Double(parts[0]), let id = DocumentID(parts[1]) else { return nil }
+        guard parts.count == 2, let time = Double(parts[0]), time.isFinite, let id = DocumentID(parts[1])
+        else {
+            return nil
+        }
         return (Date(timeIntervalSince1970: time), id)
     }
 

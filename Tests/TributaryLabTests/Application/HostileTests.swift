@@ -274,6 +274,9 @@ struct HostileTests {
                 ),
                 ("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: rebind.attacker.example\r\n", 400),
                 ("GET /api/health HTTP/1.1\r\n", 400),
+                // A port no address has.
+                ("GET /api/health HTTP/1.1\r\nHost: localhost:99999\r\n", 421),
+                ("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:+8080\r\n", 421),
             ] {
                 let connection = try RawConnection(port: port)
                 connection.send(head + "\r\n")
@@ -325,6 +328,29 @@ struct HostileTests {
             #expect(await late.readUntilClosed(timeout: .seconds(10)).closed)
             let answered = await idle.readUntilClosed(timeout: .seconds(10))
             #expect(answered.closed && answered.text.hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    /// A client that asks for many answers and reads none of them holds its connection only for
+    /// the write timeout: then it closes, and its place is free again.
+    @Test func closesAConnectionWhoseClientReadsNothing() async throws {
+        var configuration = LabConfiguration()
+        configuration.maximumConnections = 1
+        configuration.writeTimeout = .seconds(1)
+        configuration.idleTimeout = .seconds(60)
+        try await withLab(configuration: configuration) { lab in
+            let port = lab.base.port ?? 0
+            let stalled = try RawConnection(port: port, receiveBuffer: 4_096)
+            let request = "GET /app/streams.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            stalled.send(String(repeating: request, count: 200))
+            try await waitUntil {
+                guard let probe = try? RawConnection(port: port) else { return false }
+                probe.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                return await probe.status() == 200
+            }
+            // Read now, the answers stop short of the 200 asked for.
+            let read = await stalled.readBytes(timeout: .seconds(30))
+            #expect(read.bytes.count < 200 * 40_000)
         }
     }
 
@@ -454,6 +480,40 @@ struct HostileTests {
         }
     }
 
+    /// A WebSocket handshake a route declines is answered with why, as the API answers: the
+    /// status and a JSON error, not an empty `400`.
+    @Test func aDeclinedHandshakeSaysWhy() async throws {
+        try await withLab { lab in
+            let port = lab.base.port ?? 0
+            let upgrade =
+                "Host: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            let cases = [
+                ("GET /api/streams/not-an-id/live HTTP/1.1\r\n" + upgrade, "404", "notFound"),
+                (
+                    "GET /api/recordings/AAAAAAAAAAAAAAAAAAAAAA/live HTTP/1.1\r\n" + upgrade, "401",
+                    "unauthorized"
+                ),
+                ("GET /api/nothing/here HTTP/1.1\r\n" + upgrade, "404", "notFound"),
+                (
+                    "GET /api/pulse HTTP/1.1\r\n" + upgrade + "Origin: http://evil.example\r\n", "403",
+                    "foreignOrigin"
+                ),
+            ]
+            for (head, status, code) in cases {
+                let connection = try RawConnection(port: port)
+                connection.send(head + "\r\n")
+                let read = await connection.readUntilClosed(timeout: .seconds(10))
+                #expect(
+                    read.closed && read.text.hasPrefix("HTTP/1.1 \(status)"),
+                    "\(head.prefix(50)) → \(read.text.prefix(80))"
+                )
+                #expect(read.text.contains(#""code":"\#(code)""#), "\(read.text)")
+                #expect(read.text.lowercased().contains("content-type: application/json"))
+            }
+        }
+    }
+
     /// A first request asking to upgrade reaches the upgrade only as a WebSocket handshake the
     /// lab can complete; anything else is answered, never held open or dropped unanswered.
     @Test func answersEveryUpgradeRequest() async throws {
@@ -529,6 +589,15 @@ struct HostileTests {
             )
             let read = await behind.readUntil(timeout: .seconds(2)) { $0.contains("HTTP/1.1 100") }
             #expect(read.hasPrefix("HTTP/1.1 200") && read.contains("HTTP/1.1 100 Continue"), "\(read)")
+            // A wrong token is answered 401 at once, without being asked for the body.
+            let forged = try RawConnection(port: lab.base.port ?? 0)
+            forged.post(
+                "/api/streams",
+                token: "not-the-token",
+                "Expect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            )
+            let refused = await forged.readUntilClosed(timeout: .seconds(10))
+            #expect(refused.closed && refused.text.hasPrefix("HTTP/1.1 401"), "\(refused.text.prefix(80))")
         }
     }
 
@@ -614,12 +683,13 @@ struct HostileTests {
         }
     }
 
-    /// A resume is answered only when the viewer is behind, with one snapshot at most.
+    /// A resume is answered only when the viewer is behind, with one snapshot at most; as many
+    /// as a viewer may send in a second (50) cost no more.
     @Test func answersAResumeOnlyWhenTheViewerIsBehind() async throws {
         try await withLiveLab { lab, id, live in
             let viewer = LiveViewer(live(false))
             try await waitUntil { viewer.messages(of: "snapshot").count == 1 }
-            for _ in 0..<50 { viewer.send(#"{"type":"resume","version":1}"#) }
+            for _ in 0..<45 { viewer.send(#"{"type":"resume","version":1}"#) }
             viewer.send(#"{"type":"resume","version":0}"#)
             try await waitUntil { viewer.messages(of: "snapshot").count == 2 }
             // A hello after them is answered in order: once everyone is told of it, every resume

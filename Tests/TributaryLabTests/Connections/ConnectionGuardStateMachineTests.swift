@@ -143,3 +143,44 @@ import Testing
         )
     }
 }
+
+extension ConnectionGuard.StateMachine {
+    /// Reads `bytes` at the start of uptime, where time does not matter.
+    mutating func read(_ bytes: ByteBuffer) -> ReadAction {
+        read(bytes, at: 0)
+    }
+
+    /// Frames held to `bytes`, as many a second as the tests send.
+    mutating func limitFrames(to bytes: Int) -> ReadAction {
+        limitFrames(to: .init(bytes: bytes, perSecond: 1_000_000))
+    }
+}
+
+/// When the guard ends a connection whose client does not read its answers.
+@Suite struct ConnectionGuardWriteTests {
+    typealias Machine = ConnectionGuard.StateMachine
+
+    /// Nothing waiting is never a stall; bytes waiting are watched, and a stall is a whole
+    /// check without any of them going out, however many more were written meanwhile.
+    @Test func endsOnlyAConnectionWhoseAnswersDoNotMove() {
+        var machine = Machine(hasRoom: true)
+        #expect(machine.checkWrites(buffered: 0) == .idle)
+        machine.wrote(100_000)
+        #expect(machine.checkWrites(buffered: 60_000) == .watch)
+        // 10,000 went out: still moving.
+        #expect(machine.checkWrites(buffered: 50_000) == .watch)
+        // More written, and none of the waiting bytes went.
+        machine.wrote(30_000)
+        #expect(machine.checkWrites(buffered: 80_000) == .stalled)
+
+        var slow = Machine(hasRoom: true)
+        slow.wrote(1_000)
+        #expect(slow.checkWrites(buffered: 1_000) == .watch)
+        #expect(slow.checkWrites(buffered: 999) == .watch)
+        #expect(slow.checkWrites(buffered: 0) == .idle)
+        // Waiting again later starts a new watch, not a stall measured from the old one.
+        slow.wrote(500)
+        #expect(slow.checkWrites(buffered: 500) == .watch)
+        #expect(slow.checkWrites(buffered: 500) == .stalled)
+    }
+}

@@ -12,9 +12,14 @@ final class RawConnection: @unchecked Sendable {
     // The descriptor is used by one test at a time.
     private let descriptor: Int32
 
-    init(port: Int) throws {
+    /// Connects to `port`; `receiveBuffer` sets the socket's receive buffer, so that a client
+    /// that reads nothing takes little before the server has to hold the rest.
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -200,6 +200,31 @@ import Testing
         #expect(old.read(.head(oldHead)) == .forward(.head(oldHead)))
     }
 
+    /// A request without a credential the lab takes is never asked for its body: its answer
+    /// comes first, and then the connection's reading ends with it.
+    @Test func continuesOnlyARequestWithACredential() {
+        var machine = Machine { $0.first(name: "authorization") == "Bearer right" }
+        let anonymous = Self.head(.POST, "/api/run", [("Expect", "100-continue"), ("Content-Length", "2")])
+        #expect(machine.read(.head(anonymous)) == .forward(.head(anonymous)))
+        guard case .write(.head(let written)) = machine.write(Self.answer(.unauthorized)),
+            written.headers["connection"] == ["close"]
+        else {
+            Issue.record("the answer does not say the connection closes")
+            return
+        }
+        guard case .writeAndClose(_, _) = machine.write(.end(nil)) else {
+            Issue.record("the connection stays open with an unread body after it")
+            return
+        }
+        var withToken = Machine { $0.first(name: "authorization") == "Bearer right" }
+        let authorized = Self.head(
+            .POST,
+            "/api/run",
+            [("Expect", "100-continue"), ("Content-Length", "2"), ("Authorization", "Bearer right")]
+        )
+        #expect(withToken.read(.head(authorized)) == .continueAndForward(.head(authorized)))
+    }
+
     @Test func passesInformationalAnswersOn() {
         var machine = Machine()
         _ = machine.read(.head(Self.head()))

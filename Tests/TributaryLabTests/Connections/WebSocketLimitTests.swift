@@ -101,6 +101,87 @@ import TributaryTestSupport
     }
 }
 
+extension WebSocketFrames {
+    /// Frames held to `bytes`, as many a second as the tests send.
+    init(limit bytes: Int) {
+        self.init(limit: Limit(bytes: bytes, perSecond: 1_000_000))
+    }
+
+    /// Reads `bytes` at the start of uptime, where time does not matter.
+    mutating func read(_ bytes: some Collection<UInt8>) -> Action {
+        read(bytes, at: 0)
+    }
+}
+
+/// The frames' allowance per second and per message.
+@Suite struct WebSocketFrameBudgetTests {
+    static let second: UInt64 = 1_000_000_000
+    static let ping = WebSocketFramesTests.frame(opcode: 0x9, payload: [])
+
+    /// A connection sends a second's frames at once, then as many a second as its limit says;
+    /// one more is closed with 1008, whatever kind of frame it is.
+    @Test func aConnectionSendsSoManyFramesASecond() {
+        var frames = WebSocketFrames(limit: .init(bytes: 1_000, perSecond: 10))
+        for _ in 0..<10 { #expect(frames.read(Self.ping, at: 0) == .proceed(held: 0)) }
+        #expect(
+            frames.read(Self.ping, at: Self.second / 100)
+                == .refuse(code: 1008, reason: "Too many frames: at most 10 a second here.")
+        )
+        var paced = WebSocketFrames(limit: .init(bytes: 1_000, perSecond: 10))
+        for _ in 0..<10 { _ = paced.read(Self.ping, at: 0) }
+        // Half a second gives five back, and no more than a second's worth ever waits.
+        for _ in 0..<5 { #expect(paced.read(Self.ping, at: Self.second / 2) == .proceed(held: 0)) }
+        #expect(paced.read(Self.ping, at: Self.second / 2).isRefused)
+        var rested = WebSocketFrames(limit: .init(bytes: 1_000, perSecond: 10))
+        _ = rested.read(Self.ping, at: 0)
+        let many = (0..<11).map { _ in rested.read(Self.ping, at: 100 * Self.second) }
+        #expect(many.filter(\.isRefused).count == 1)
+    }
+
+    /// Frames sent before the route set the limit, with the handshake, count against it.
+    @Test func framesSentWithTheHandshakeAreOwed() {
+        var frames = WebSocketFrames(limit: nil)
+        for _ in 0..<12 { #expect(frames.read(Self.ping, at: 0) == .proceed(held: 0)) }
+        #expect(frames.settle(limit: .init(bytes: 1_000, perSecond: 10)).isRefused)
+        var few = WebSocketFrames(limit: nil)
+        for _ in 0..<4 { _ = few.read(Self.ping, at: 0) }
+        #expect(few.settle(limit: .init(bytes: 1_000, perSecond: 10)) == .proceed(held: 0))
+        for _ in 0..<6 { #expect(few.read(Self.ping, at: 0) == .proceed(held: 0)) }
+        #expect(few.read(Self.ping, at: 0).isRefused)
+    }
+
+    /// A message cut into more frames than its limit allows is closed with 1009, empty
+    /// fragments too; pings between fragments are not fragments, and a new message counts
+    /// from one.
+    @Test func aMessageComesInSoManyFrames() {
+        let limit = WebSocketFrames.Limit(bytes: 4_096, perSecond: 1_000_000)
+        #expect(limit.fragments == 16)
+        #expect(WebSocketFrames.Limit(bytes: 4 << 20, perSecond: 1).fragments == 1_024)
+        var start = WebSocketFramesTests.frame(payload: [])
+        start[0] = 0x01
+        var middle = WebSocketFramesTests.frame(payload: [])
+        middle[0] = 0x00
+        let last = WebSocketFramesTests.frame(opcode: 0x0, payload: [1])
+        var frames = WebSocketFrames(limit: limit)
+        for round in 0..<3 {
+            #expect(frames.read(start, at: 0) == .proceed(held: 0))
+            for _ in 0..<14 {
+                #expect(frames.read(middle + Self.ping, at: 0) == .proceed(held: 0), "round \(round)")
+            }
+            #expect(frames.read(last, at: 0) == .proceed(held: 0))
+        }
+        #expect(frames.read(start, at: 0) == .proceed(held: 0))
+        for _ in 0..<15 { _ = frames.read(middle, at: 0) }
+        #expect(
+            frames.read(middle, at: 0)
+                == .refuse(code: 1009, reason: "A message may come in at most 16 frames here.")
+        )
+        var early = WebSocketFrames(limit: nil)
+        _ = early.read(start + Array(repeating: middle, count: 20).flatMap { $0 }, at: 0)
+        #expect(early.settle(limit: limit).isRefused)
+    }
+}
+
 extension WebSocketFrames.Action {
     var isRefused: Bool {
         if case .refuse = self { return true }
@@ -284,6 +365,20 @@ struct WebSocketLimitTests {
         }
     }
 
+    /// An anonymous viewer that pings as fast as it can is closed with 1008 once past its
+    /// frames a second, and the lab answers on.
+    @Test func aPingFloodIsClosed() async throws {
+        try await withLab { lab in
+            let id = try await Self.document(lab)
+            let viewer = try await Self.open("/api/streams/\(id)/live", port: lab.base.port ?? 0, token: nil)
+            let pings = Array(repeating: WebSocketFrameBudgetTests.ping, count: 2_000).flatMap { $0 }
+            viewer.send(bytes: pings)
+            let answer = await viewer.readBytes(timeout: .seconds(20)) { Self.closeCode(in: $0) != nil }
+            #expect(Self.closeCode(in: answer.bytes) == 1008)
+            #expect(try await lab.send(.get, "/api/health").status == 200)
+        }
+    }
+
     /// Text nested far deeper than any document is refused before it is decoded, on the socket
     /// and through the API alike.
     @Test func deeplyNestedJSONIsRefusedBeforeItIsDecoded() async throws {
@@ -293,6 +388,12 @@ struct WebSocketLimitTests {
             let body = #"{"schemaVersion":1,"streams":[{"id":"a","items":[{"value":\#(nested)}]}]}"#
             let refused = try await lab.send(.post, "/api/streams", body: Data(body.utf8))
             #expect(refused.status == 400 && refused.errorCode == "tooDeep")
+            let utf16 = try await lab.send(
+                .post,
+                "/api/streams",
+                body: Data(body.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+            )
+            #expect(utf16.status == 400 && utf16.errorCode == "notUTF8")
             let writer = try await Self.open(
                 "/api/streams/\(id)/live",
                 port: lab.base.port ?? 0,

@@ -101,6 +101,13 @@ struct DocumentStoreTests {
                 await #expect(throws: DocumentStoreError.self) {
                     _ = try await store.list(limit: 3, after: "bm90IGEgY3Vyc29y")
                 }
+                // Cursors shaped like the store's, at times that are no number.
+                for time in ["nan", "inf", "-inf", "1e999"] {
+                    let forged = DocumentID.base64URL(Data("\(time)|\(made[0])".utf8))
+                    await #expect(throws: DocumentStoreError.self, "\(time)") {
+                        _ = try await store.list(limit: 3, after: forged)
+                    }
+                }
             }
         }
     }
