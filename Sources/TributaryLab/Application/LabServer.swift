@@ -112,12 +112,12 @@ public struct LabServer: Sendable {
         // Started before the server and stopped after it, so that the server finishes its
         // requests while the store still answers.
         var services: [any Service] = []
-        if let store = store as? any Service { services.append(store) }
-        if let store = store as? any SharedDocumentStore {
-            services.append(ChangeFollower(changes: { store.changes() }, apply: service.follow))
+        if let lifecycle = store.lifecycle { services.append(lifecycle) }
+        if let changes = store.sharedChanges {
+            services.append(ChangeFollower(changes: changes, apply: service.follow))
         }
-        if let recordingService, let shared = recordingService.store as? any SharedRecordingStore {
-            services.append(ChangeFollower(changes: { shared.changes() }, apply: recordingService.follow))
+        if let recordingService, let changes = recordingService.store.sharedChanges {
+            services.append(ChangeFollower(changes: changes, apply: recordingService.follow))
         }
         return Application(
             router: router(service: service, recordings: recordingService, connections: connections),

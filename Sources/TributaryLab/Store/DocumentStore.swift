@@ -1,4 +1,5 @@
 import Foundation
+public import ServiceLifecycle
 public import TributaryLabWire
 public import TributaryStreams
 
@@ -75,6 +76,12 @@ public protocol DocumentStore: Sendable {
     /// The recordings kept in the same database, in tables of their own; nil for a store that
     /// keeps none.
     var recordings: (any RecordingStore)? { get }
+    /// What the store runs while the lab does, such as its connections to a server; nil when
+    /// it runs nothing. The lab starts it before its server and stops it after.
+    var lifecycle: (any Service)? { get }
+    /// What any of the lab instances sharing the store saves or deletes, for a store several
+    /// share (``SharedDocumentStore``); nil for a store one instance has to itself.
+    var sharedChanges: (@Sendable () -> AsyncStream<StoreChange>)? { get }
 }
 
 extension DocumentStore {
@@ -178,4 +185,17 @@ enum DocumentCursor {
     static func now() -> Date {
         Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded() / 1000)
     }
+}
+
+extension DocumentStore {
+    public var lifecycle: (any Service)? { nil }
+    public var sharedChanges: (@Sendable () -> AsyncStream<StoreChange>)? { nil }
+}
+
+extension DocumentStore where Self: Service {
+    public var lifecycle: (any Service)? { self }
+}
+
+extension SharedDocumentStore {
+    public var sharedChanges: (@Sendable () -> AsyncStream<StoreChange>)? { { self.changes() } }
 }

@@ -174,19 +174,17 @@ public struct PostgresRecordingStore: SharedRecordingStore {
                     logger
                 )
             else { return .failure(.notFound(id: id)) }
-            var next = 0
-            var dropped = 0
+            var known = (next: 0, dropped: 0)
             let rows = try await connection.query(
                 "SELECT next, dropped FROM lab_recorders WHERE recording_id = \(id) AND recorder = \(recorder)",
                 logger: logger
             )
-            for try await (known, total) in rows.decode((Int, Int).self) { (next, dropped) = (known, total) }
-            guard let plan = Recordings.plan(batch, next: next, held: before.events, cap: cap) else {
-                return .success(.gap(next: next))
+            for try await row in rows.decode((Int, Int).self) { known = row }
+            guard let plan = Recordings.append(batch, to: before, recorder: known, cap: cap) else {
+                return .success(.gap(next: known.next))
             }
             if !plan.fresh.isEmpty {
-                let numbers = Array(before.events..<(before.events + plan.fresh.count))
-                let lanes = plan.fresh.map(\.lane)
+                let (numbers, lanes) = (Array(plan.numbers), plan.fresh.map(\.lane))
                 let stored = Array(bodies[plan.fresh.indices])
                 try await connection.query(
                     """
@@ -197,20 +195,17 @@ public struct PostgresRecordingStore: SharedRecordingStore {
                     logger: logger
                 )
             }
-            let recorderDropped = max(dropped, batch.dropped)
-            try await connection.query(
-                """
-                INSERT INTO lab_recorders (recording_id, recorder, next, dropped)
-                VALUES (\(id), \(recorder), \(plan.next), \(recorderDropped))
-                ON CONFLICT (recording_id, recorder) DO UPDATE SET next = excluded.next, dropped = excluded.dropped
-                """,
-                logger: logger
-            )
-            var after = before
-            after.events += plan.fresh.count
-            after.dropped = Recordings.dropped(after.dropped, adding: recorderDropped - dropped)
-            if after != before {
-                after.updatedAt = DocumentCursor.now()
+            if plan.recorderChanged {
+                try await connection.query(
+                    """
+                    INSERT INTO lab_recorders (recording_id, recorder, next, dropped)
+                    VALUES (\(id), \(recorder), \(plan.recorder.next), \(plan.recorder.dropped))
+                    ON CONFLICT (recording_id, recorder) DO UPDATE SET next = excluded.next, dropped = excluded.dropped
+                    """,
+                    logger: logger
+                )
+            }
+            if let after = plan.recording {
                 try await connection.query(
                     """
                     UPDATE lab_recordings SET events = \(after.events), dropped = \(after.dropped),
@@ -220,12 +215,7 @@ public struct PostgresRecordingStore: SharedRecordingStore {
                 )
                 try await Self.notify(id: id, events: after.events, connection, logger)
             }
-            let growth = RecordingGrowth(
-                recording: after,
-                next: plan.next,
-                stored: RecordingSlice(recording: after, first: before.events, events: Array(plan.fresh))
-            )
-            return .success(plan.isFull ? .full(growth) : .stored(growth))
+            return .success(plan.outcome)
         }
         return try outcome.get()
     }

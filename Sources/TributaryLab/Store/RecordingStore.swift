@@ -100,6 +100,9 @@ public protocol RecordingStore: Sendable {
     ) async throws(RecordingStoreError) -> RecordingAppend
     /// Deletes a recording and its events.
     func delete(_ id: String) async throws(RecordingStoreError)
+    /// What any of the lab instances sharing the store records or deletes, for a store several
+    /// share (``SharedRecordingStore``); nil for a store one instance has to itself.
+    var sharedChanges: (@Sendable () -> AsyncStream<StoreChange>)? { get }
 }
 
 /// A recording store that several lab instances share, which tells each of them what any of
@@ -160,18 +163,63 @@ enum Recordings {
         }
     }
 
-    /// How the batch meets a recording that holds `held` events and this recorder's events
-    /// below `next`: the events to store, in order, and the recorder's `next` after them.
-    static func plan(
+    /// What appending `batch` means, for every backend: given the recording as it is and what
+    /// it holds of this recorder (`next`, the recorder's first event it lacks, and the
+    /// recorder's `dropped` total), the events to store, the recorder's and the recording's
+    /// rows after them, and the answer; or the gap, when the batch begins after `next`.
+    static func append(
         _ batch: RecordingIngestBatch,
-        next: Int,
-        held: Int,
+        to before: RecordingSummary,
+        recorder: (next: Int, dropped: Int),
         cap: Int
-    ) -> (fresh: ArraySlice<RecordedLaneEvent>, next: Int, isFull: Bool)? {
-        guard batch.first <= next else { return nil }
-        let unseen = batch.events.dropFirst(min(next - batch.first, batch.events.count))
-        let room = max(0, cap - held)
-        let fresh = unseen.prefix(room)
-        return (fresh, next + fresh.count, fresh.count < unseen.count)
+    ) -> RecordingAppendPlan? {
+        guard batch.first <= recorder.next else { return nil }
+        let unseen = batch.events.dropFirst(min(recorder.next - batch.first, batch.events.count))
+        let fresh = unseen.prefix(max(0, cap - before.events))
+        let recorderAfter = (next: recorder.next + fresh.count, dropped: max(recorder.dropped, batch.dropped))
+        var after = before
+        after.events += fresh.count
+        after.dropped = dropped(after.dropped, adding: recorderAfter.dropped - recorder.dropped)
+        let changed = after != before
+        if changed { after.updatedAt = DocumentCursor.now() }
+        let growth = RecordingGrowth(
+            recording: after,
+            next: recorderAfter.next,
+            stored: RecordingSlice(recording: after, first: before.events, events: Array(fresh))
+        )
+        return RecordingAppendPlan(
+            fresh: fresh,
+            first: before.events,
+            recorder: recorderAfter,
+            recorderChanged: recorderAfter != recorder,
+            recording: changed ? after : nil,
+            outcome: fresh.count < unseen.count ? .full(growth) : .stored(growth)
+        )
     }
+}
+
+/// What one batch does to a recording, decided by ``Recordings/append(_:to:recorder:cap:)``
+/// and carried out by a backend: rows are written only where something changed.
+struct RecordingAppendPlan {
+    /// The events to store, of the batch's, numbered in the recording from ``first``.
+    var fresh: ArraySlice<RecordedLaneEvent>
+    var first: Int
+    /// The recorder's row after the batch, and whether it differs from before.
+    var recorder: (next: Int, dropped: Int)
+    var recorderChanged: Bool
+    /// The recording's row after the batch, when it changed; nil when it is as it was.
+    var recording: RecordingSummary?
+    /// The answer.
+    var outcome: RecordingAppend
+
+    /// The numbers ``fresh`` are stored at.
+    var numbers: Range<Int> { first..<(first + fresh.count) }
+}
+
+extension RecordingStore {
+    public var sharedChanges: (@Sendable () -> AsyncStream<StoreChange>)? { nil }
+}
+
+extension SharedRecordingStore {
+    public var sharedChanges: (@Sendable () -> AsyncStream<StoreChange>)? { { self.changes() } }
 }

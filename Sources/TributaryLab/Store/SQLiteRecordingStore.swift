@@ -166,50 +166,39 @@ public struct SQLiteRecordingStore: RecordingStore {
             guard let before = try Self.summary(db, where: "id = ?", id) else {
                 return .failure(.notFound(id: id))
             }
-            let known = try Row.fetchOne(
+            let row = try Row.fetchOne(
                 db,
                 sql: "SELECT next, dropped FROM recorders WHERE recording_id = ? AND recorder = ?",
                 arguments: [id, recorder]
             )
-            let next: Int = known?["next"] ?? 0
-            let dropped: Int = known?["dropped"] ?? 0
-            guard let plan = Recordings.plan(batch, next: next, held: before.events, cap: cap) else {
-                return .success(.gap(next: next))
+            let known: (next: Int, dropped: Int) = (row?["next"] ?? 0, row?["dropped"] ?? 0)
+            guard let plan = Recordings.append(batch, to: before, recorder: known, cap: cap) else {
+                return .success(.gap(next: known.next))
             }
             let insert = try db.makeStatement(
                 sql: "INSERT INTO recording_events (recording_id, number, lane, body) VALUES (?, ?, ?, ?)"
             )
             var rows = EventRows(insert, db)
             try rows.bind(text: id, at: 1)
-            for (offset, index) in plan.fresh.indices.enumerated() {
-                try rows.insert(
-                    number: before.events + offset,
-                    lane: batch.events[index].lane,
-                    body: bodies[index]
+            for (number, index) in zip(plan.numbers, plan.fresh.indices) {
+                try rows.insert(number: number, lane: batch.events[index].lane, body: bodies[index])
+            }
+            if plan.recorderChanged {
+                try db.execute(
+                    sql: """
+                        INSERT INTO recorders (recording_id, recorder, next, dropped) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (recording_id, recorder) DO UPDATE SET next = excluded.next, dropped = excluded.dropped
+                        """,
+                    arguments: [id, recorder, plan.recorder.next, plan.recorder.dropped]
                 )
             }
-            let recorderDropped = max(dropped, batch.dropped)
-            try db.execute(
-                sql: """
-                    INSERT INTO recorders (recording_id, recorder, next, dropped) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (recording_id, recorder) DO UPDATE SET next = excluded.next, dropped = excluded.dropped
-                    """,
-                arguments: [id, recorder, plan.next, recorderDropped]
-            )
-            var after = before
-            after.events += plan.fresh.count
-            after.dropped = Recordings.dropped(after.dropped, adding: recorderDropped - dropped)
-            if after != before { after.updatedAt = DocumentCursor.now() }
-            try db.execute(
-                sql: "UPDATE recordings SET events = ?, dropped = ?, updated_at = ? WHERE id = ?",
-                arguments: [after.events, after.dropped, after.updatedAt.timeIntervalSince1970, id]
-            )
-            let growth = RecordingGrowth(
-                recording: after,
-                next: plan.next,
-                stored: RecordingSlice(recording: after, first: before.events, events: Array(plan.fresh))
-            )
-            return .success(plan.isFull ? .full(growth) : .stored(growth))
+            if let after = plan.recording {
+                try db.execute(
+                    sql: "UPDATE recordings SET events = ?, dropped = ?, updated_at = ? WHERE id = ?",
+                    arguments: [after.events, after.dropped, after.updatedAt.timeIntervalSince1970, id]
+                )
+            }
+            return .success(plan.outcome)
         }
         return try outcome.get()
     }

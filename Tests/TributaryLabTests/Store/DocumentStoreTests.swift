@@ -72,6 +72,21 @@ struct DocumentStoreTests {
         }
     }
 
+    /// A store says what it runs beside the lab and whether instances share it, by its type:
+    /// the lab needs no cast to find out.
+    @Test(arguments: StoreBackend.available)
+    func saysWhatItRunsAndWhetherItIsShared(_ backend: StoreBackend) async throws {
+        try await backend.withPlace { place in
+            try await place.withStore { store in
+                let shared = backend == .postgres
+                #expect((store.lifecycle != nil) == shared)
+                #expect((store.sharedChanges != nil) == shared)
+                let recordings = try #require(store.recordings)
+                #expect((recordings.sharedChanges != nil) == shared)
+            }
+        }
+    }
+
     /// The list pages newest first, each document once, and refuses a cursor it did not make.
     @Test(arguments: StoreBackend.available)
     func pagesNewestFirst(_ backend: StoreBackend) async throws {

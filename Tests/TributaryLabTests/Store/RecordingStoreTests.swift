@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TributaryLab
 import TributaryLabWire
+import TributaryTestSupport
 
 /// `count` value events of lane `lane`, a tenth of a second apart from `start`.
 func laneEvents(_ lane: String, _ count: Int, start: Int = 0) -> [RecordedLaneEvent] {
@@ -86,12 +87,17 @@ struct RecordingStoreTests {
                 let id = try await store.create(name: "resent").id
                 let batch = RecordingIngestBatch(first: 0, events: laneEvents("a", 4), dropped: 0)
                 _ = try await store.append(batch, to: id, recorder: recorder, cap: 100)
+                let before = try await store.recording(id)
+                // Once the clock has moved on, a resent batch changes nothing: not even the time.
+                try await waitUntil { Date().timeIntervalSince(before.updatedAt) > 0.01 }
                 let again = try await store.append(batch, to: id, recorder: recorder, cap: 100)
                 guard case .stored(let growth) = again else {
                     Issue.record("A resent batch was not taken: \(again)")
                     return
                 }
                 #expect(growth.next == 4 && growth.stored.events.isEmpty)
+                #expect(growth.recording == before)
+                #expect(try await store.recording(id) == before)
                 let overlapping = RecordingIngestBatch(
                     first: 2,
                     events: laneEvents("a", 4, start: 2),
