@@ -27,11 +27,11 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
     public let ownsClient: Bool
 
     /// A client configuration that leaves redirects to the transport and reports a failed
-    /// connection at once: ``APIClient``'s retry policy decides whether to try again, with its
+    /// connection at once: `APIClient`'s retry policy decides whether to try again, with its
     /// own backoff and budget, instead of the pool retrying until its connect timeout. Each
     /// exchange is bounded by its request's timeout, however slowly the server answers.
     ///
-    /// The transport follows redirects itself, as ``TransportRequest/followingRedirects(_:)``
+    /// The transport follows redirects itself, as `TransportRequest.followingRedirects(_:)`
     /// describes, so that credentials stay on their origin and every hop's address is checked:
     /// a configuration of your own should keep AsyncHTTPClient's redirects off too.
     ///

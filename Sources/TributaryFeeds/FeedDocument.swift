@@ -41,7 +41,7 @@ extension FeedReader {
     /// no encoding and is not valid UTF-8 is read as Windows-1252, as browsers read it; text
     /// that is not valid in an encoding the document names is refused where it starts.
     ///
-    /// ``read(_:baseURL:)`` and ``entries(in:baseURL:buffering:)`` do this themselves; call it
+    /// ``read(_:baseURL:contentType:contentLocation:)`` and ``entries(in:baseURL:buffering:)`` do this themselves; call it
     /// before creating an `XMLParser` for a ``FeedPublicist`` of your own.
     public static func prepared(_ data: Data, contentType: String? = nil) throws(FeedError) -> Data {
         try preparation(of: data, contentType: contentType).data

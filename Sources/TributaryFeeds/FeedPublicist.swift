@@ -21,10 +21,10 @@ import TributaryHTTP
 /// forwarding every callback to the delegate that was there (held weakly unless
 /// `retainingExistingDelegate`); when the last subscriber leaves it stops the parse and puts
 /// the old delegate back. Entries a subscriber has not asked for yet are buffered (see
-/// ``DelegateEvents/Buffering``). Malformed XML ends the entries with a ``FeedError`` that says
+/// `DelegateEvents.Buffering`). Malformed XML ends the entries with a ``FeedError`` that says
 /// where. ``title`` is a state publisher: it starts with the title known so far.
 ///
-/// Give the parser a document that went through ``FeedReader/prepared(_:)``: Foundation's
+/// Give the parser a document that went through ``FeedReader/prepared(_:contentType:)``: Foundation's
 /// parser on Linux traps on some input that a hostile or broken server can send.
 public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendable {
     // @unchecked: the parse state is touched only by the parser's callbacks, which come from

@@ -4,7 +4,7 @@ public import Tributary
 public import TributaryHTTP
 public import TributaryLabWire
 
-/// A recording with its events, as ``LaneEvent``s whose times count from the recorder's start.
+/// A recording with its events, as `LaneEvent`s whose times count from the recorder's start.
 public struct Recording: Sendable, Equatable {
     public var id: String
     public var name: String
@@ -17,7 +17,7 @@ public struct Recording: Sendable, Equatable {
         return events.map(\.lane).filter { seen.insert($0).inserted }
     }
 
-    /// The events in a ``LaneMemory``, for its marbles.
+    /// The events in a `LaneMemory`, for its marbles.
     public var memory: LaneMemory {
         let memory = LaneMemory()
         for event in events { memory.record(event) }

@@ -6,7 +6,7 @@ import Logging
 public import Tributary
 import TributaryLabWire
 
-/// A ``LaneRecording`` that sends every lane event of a running app to a lab, where everyone
+/// A `LaneRecording` that sends every lane event of a running app to a lab, where everyone
 /// watching the recording sees it live.
 ///
 /// ```swift

@@ -8,7 +8,7 @@ public import TributaryStreams
 /// {"type":"presence","viewers":3,"names":["Ada","Grace"]}
 /// ```
 ///
-/// The lab and ``TributaryLabClient`` share these types, so the two cannot disagree on a field.
+/// The lab and `TributaryLabClient` share these types, so the two cannot disagree on a field.
 public enum LiveServerMessage: Sendable, Equatable {
     /// The document as it is when the viewer joins, or when it resumes behind; how many view it
     /// comes with it or in the `presence` that follows.

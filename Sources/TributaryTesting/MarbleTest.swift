@@ -84,6 +84,7 @@ public final class MarbleTest: @unchecked Sendable {
     /// - Parameters:
     ///   - marbles: What it sends, such as `"-a-b|"`.
     ///   - values: What each character stands for.
+    ///   - sourceLocation: Where a marble that cannot be read is reported.
     public func cold<Output>(
         _ marbles: String,
         values: [Character: Output],
@@ -99,6 +100,7 @@ public final class MarbleTest: @unchecked Sendable {
     ///   - marbles: What it sends, such as `"-a-b#"`.
     ///   - values: What each character stands for.
     ///   - error: The failure `#` sends.
+    ///   - sourceLocation: Where a marble that cannot be read is reported.
     public func cold<Output, Failure: Error>(
         _ marbles: String,
         values: [Character: Output],
@@ -133,6 +135,7 @@ public final class MarbleTest: @unchecked Sendable {
     /// - Parameters:
     ///   - marbles: What it sends, such as `"-a-^-b-|"`.
     ///   - values: What each character stands for.
+    ///   - sourceLocation: Where a marble that cannot be read is reported.
     public func hot<Output>(
         _ marbles: String,
         values: [Character: Output],
@@ -198,6 +201,7 @@ public final class MarbleTest: @unchecked Sendable {
     ///   - error: The failure `#` stands for; without it, `#` stands for any failure.
     ///   - subscription: When to subscribe and cancel, such as `"--^---!"`, or `"---!"` to
     ///     subscribe now and cancel at frame 3; frame zero is now.
+    ///   - sourceLocation: Where a failed expectation is reported.
     public func expect<P: Publisher>(
         _ publisher: P,
         toBe marbles: String,

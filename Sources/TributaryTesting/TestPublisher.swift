@@ -1,8 +1,8 @@
 import Dispatch
 public import Tributary
 
-/// A publisher written as marbles, made by ``MarbleTest/cold(_:values:error:)`` or
-/// ``MarbleTest/hot(_:values:error:)``, that keeps a log of its subscriptions for
+/// A publisher written as marbles, made by ``MarbleTest/cold(_:values:error:sourceLocation:)`` or
+/// ``MarbleTest/hot(_:values:error:sourceLocation:)``, that keeps a log of its subscriptions for
 /// ``MarbleTest/expectSubscriptions(_:toBe:sourceLocation:)``.
 ///
 /// A cold publisher plays its marbles from the start for each subscriber, frame zero being

@@ -27,7 +27,7 @@ public struct HackerNewsClient: Sendable {
     public var maximumConcurrentRequests: Int
     private let requests = SharedItemRequests()
 
-    /// Creates a client over a configured ``APIClient``.
+    /// Creates a client over a configured `APIClient`.
     public init(api: APIClient, maximumConcurrentRequests: Int = 8) {
         precondition(maximumConcurrentRequests > 0, "at least one request must be allowed")
         self.api = api
@@ -138,7 +138,7 @@ public struct HackerNewsClient: Sendable {
         )
     }
 
-    /// A publisher of the page ``stories(_:page:pageSize:)`` returns, fetched when subscribed
+    /// A publisher of the page ``stories(_:page:pageSize:includingDead:)`` returns, fetched when subscribed
     /// to and cancelled with the subscription.
     public func storiesPublisher(
         _ list: StoryList,

@@ -65,8 +65,8 @@ public struct NewsClient: Sendable {
         feedAPI.serverErrors = .standard
     }
 
-    /// Creates a client over a configured ``APIClient``, which adds the key itself; feeds
-    /// are fetched with `feedAPI`, by default the same client without its ``Authentication``:
+    /// Creates a client over a configured `APIClient`, which adds the key itself; feeds
+    /// are fetched with `feedAPI`, by default the same client without its `Authentication`:
     /// feeds live on other servers, which must not receive NewsAPI's key.
     public init(api: APIClient, feedAPI: APIClient? = nil) {
         self.api = api

@@ -7,7 +7,7 @@ public import Tributary
 /// alert. An RSS or Atom feed has its own screen, ``FeedViewModel``.
 ///
 /// Inputs are plain properties of an `@Observable` model, read into one Combine pipeline made in
-/// `init` through ``Tributary/Observed``, and outputs follow them:
+/// `init` through `Tributary.Observed`, and outputs follow them:
 /// typing is debounced, repeated searches and queries still being written (ending in `OR`, an
 /// open quotation mark or parenthesis) are ignored, and only the latest request's answer
 /// lands; an older response that arrives late is dropped. The articles always belong to the

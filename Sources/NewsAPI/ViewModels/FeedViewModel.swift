@@ -7,7 +7,7 @@ public import TributaryFeeds
 /// The state of a screen that reads one RSS or Atom feed: its address, a search box that
 /// narrows the entries, the entries, and an alert.
 ///
-/// Entries stay ``FeedEntry`` values, as the feed gave them: an entry without a date has none
+/// Entries stay `FeedEntry` values, as the feed gave them: an entry without a date has none
 /// (no time of reading stands in for it), and an entry without a link is listed all the same.
 /// As in ``ArticlesViewModel``, only the latest request's answer lands, and a new address empties
 /// the list while it loads; a refresh keeps it, as ``isRefreshing`` says.

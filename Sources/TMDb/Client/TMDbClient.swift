@@ -31,7 +31,7 @@ public struct TMDbClient: Sendable {
     /// The language and region every request asks for.
     public var locale: TMDbLocale
 
-    /// Creates a client over a configured ``APIClient``.
+    /// Creates a client over a configured `APIClient`.
     public init(api: APIClient, locale: TMDbLocale = .standard) {
         self.api = api
         self.locale = locale

@@ -36,7 +36,7 @@ public struct TMDbImages: Sendable, Hashable {
         url(path, size: size(width, among: configuration.profileSizes))
     }
 
-    /// A request for the poster, scaled to fit `width` on the device, for an ``ImagePipeline``.
+    /// A request for the poster, scaled to fit `width` on the device, for an `ImagePipeline`.
     public func request(poster path: String?, width: Int) -> ImageRequest? {
         url(poster: path, width: width).map {
             ImageRequest(url: $0, processors: [ImageProcessors.Resize(maximumPixelSize: width)])

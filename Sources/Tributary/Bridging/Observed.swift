@@ -12,7 +12,7 @@ import Observation
 /// the value after each change to anything `read` touched, on `scheduler`.
 ///
 /// It is the bridge Observation lacks: an `@Observable` model has no `$property`, so its
-/// inputs reach a Combine pipeline (a debounce, a `removeDuplicates`, a ``Publisher/loadLatest(_:)``)
+/// inputs reach a Combine pipeline (a debounce, a `removeDuplicates`, a `Publisher.loadLatest(_:)`)
 /// through `Observed`:
 ///
 /// ```swift

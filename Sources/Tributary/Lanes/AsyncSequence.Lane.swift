@@ -4,7 +4,7 @@ extension AsyncSequence {
     /// also how an iteration left early (a `break`, a thrown error, a task cancelled) ends.
     ///
     /// The events, their order and their cost are those of
-    /// ``Publisher/lane(_:filter:recorder:file:line:describe:)``, whose parameters it takes, so a
+    /// `Publisher.lane(_:filter:recorder:file:line:describe:)`, whose parameters it takes, so a
     /// recording shows an async pipeline and a Combine one side by side. With nobody recording
     /// (no `recorder` and no ``Lanes/recorder`` when iteration begins), the sequence iterates its
     /// base directly and costs one branch per element.
@@ -35,7 +35,7 @@ extension AsyncSequence {
 
 extension AsyncSequence where Element: Encodable {
     /// Records each iteration of this sequence as a lane, keeping each element's structure as
-    /// JSON beside its description; see ``Combine/Publisher/lane(_:encoding:filter:recorder:file:line:describe:)``.
+    /// JSON beside its description; see `Combine.Publisher.lane(_:encoding:filter:recorder:file:line:describe:)`.
     ///
     /// ```swift
     /// for await state in model.states.lane("state", encoding: .json) { render(state) }

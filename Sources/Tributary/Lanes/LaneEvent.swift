@@ -4,7 +4,7 @@
     public import OpenCombine
 #endif
 
-/// Something that happened to one subscription through a ``Publisher/lane(_:filter:recorder:file:line:describe:)``.
+/// Something that happened to one subscription through a `Publisher.lane(_:filter:recorder:file:line:describe:)`.
 ///
 /// ```swift
 /// LaneEvent(lane: "search", subscription: 1, kind: .value("swift"), time: .milliseconds(312),

@@ -7,7 +7,7 @@
         ///
         /// Every `interval` (measured on the scheduler from subscription) the elements
         /// received since the last group are published as one array; an interval with no
-        /// elements publishes nothing. With ``Publishers/TimeGroupingStrategy/byTimeOrCount(_:_:_:)``
+        /// elements publishes nothing. With `Publishers.TimeGroupingStrategy.byTimeOrCount(_:_:_:)`
         /// a group is also published as soon as it holds `count` elements. When the upstream
         /// finishes, the elements not yet published form a last group; when it fails, they
         /// are discarded and the failure is forwarded.

@@ -44,9 +44,9 @@ public struct APIClient: Sendable {
     public var timeout: Duration
     /// The largest response body accepted, unless the request says otherwise.
     public var maximumResponseBodySize: Int
-    /// Decodes `Decodable` responses; by default ``Foundation/JSONDecoder/lenient()``.
+    /// Decodes `Decodable` responses; by default `Foundation.JSONDecoder.lenient()`.
     public var decoder: JSONDecoder
-    /// Encodes JSON bodies; by default ``Foundation/JSONEncoder/iso8601()``.
+    /// Encodes JSON bodies; by default `Foundation.JSONEncoder.iso8601()`.
     public var encoder: JSONEncoder
     /// Measures the retry budget and waits between attempts; tests inject one that does not
     /// sleep.
@@ -58,11 +58,11 @@ public struct APIClient: Sendable {
     public var addressPolicy: AddressPolicy
     /// The lane each exchange is recorded in — one subscription a request, its outcome a value
     /// (method, URL without secrets, status, bytes, time, retries) or its failure — into
-    /// ``laneRecorder``, or ``Lanes/recorder`` when that is nil, so a recording shows the
+    /// ``laneRecorder``, or `Lanes.recorder` when that is nil, so a recording shows the
     /// request a search box caused beside the search box's lane. Nil records nothing; with
     /// nobody recording, an exchange costs one check.
     public var lane: String? = "http"
-    /// Where exchanges are recorded; nil for ``Lanes/recorder``.
+    /// Where exchanges are recorded; nil for `Lanes.recorder`.
     public var laneRecorder: (any LaneRecording)?
 
     /// Creates a client.
@@ -73,8 +73,13 @@ public struct APIClient: Sendable {
     ///   - middleware: Steps each exchange passes through, outermost first.
     ///   - retryPolicy: When to try failed requests again.
     ///   - serverErrors: Reads the server's own error from unacceptable responses.
+    ///   - redaction: The secrets left out of errors and logs: query items and headers.
     ///   - timeout: How long one exchange may take.
     ///   - maximumResponseBodySize: The largest response body accepted, in bytes (10 MiB).
+    ///   - decoder: Decodes response bodies.
+    ///   - encoder: Encodes request bodies.
+    ///   - clock: What retries wait on.
+    ///   - now: The wall-clock time, for `Retry-After` dates.
     ///   - addressPolicy: Which addresses requests and their redirects may reach.
     public init(
         baseURL: URL,

@@ -129,7 +129,7 @@ public enum TransportFailure: Error, Sendable, CustomStringConvertible {
 /// ``URLSessionTransport`` uses Foundation; `AsyncHTTPClientTransport`, in the
 /// `TributaryAsyncHTTPClient` module, uses AsyncHTTPClient; `MockTransport`, in
 /// `TributaryHTTPTesting`, answers from the test. A transport follows redirects as
-/// ``TransportRequest/followingRedirects(_:)`` does (dropping credentials that a redirect would
+/// `TransportRequest.followingRedirects(_:)` does (dropping credentials that a redirect would
 /// carry to another origin, and checking each hop's address), enforces
 /// ``TransportRequest/timeout`` and ``TransportRequest/maximumResponseBodySize`` over the whole
 /// exchange, and stops promptly when its task is cancelled.

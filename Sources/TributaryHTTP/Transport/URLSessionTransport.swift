@@ -11,7 +11,7 @@ import HTTPTypesFoundation
 /// Carries exchanges over Foundation's `URLSession`, on Apple platforms and on Linux.
 ///
 /// Redirects are followed by the transport rather than by the session, as
-/// ``TransportRequest/followingRedirects(_:)`` describes: credentials do not follow a redirect to
+/// `TransportRequest.followingRedirects(_:)` describes: credentials do not follow a redirect to
 /// another origin, and each hop's address is checked against the request's ``AddressPolicy``.
 /// The response body is collected as it arrives and the task is
 /// cancelled as soon as it passes the size limit (or its `Content-Length` announces that it

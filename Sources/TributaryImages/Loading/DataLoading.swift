@@ -12,7 +12,7 @@ public protocol DataLoading: Sendable {
     ) async throws -> Data
 }
 
-/// Fetches image data through TributaryHTTP's ``APIClient``, so its transport, middleware
+/// Fetches image data through TributaryHTTP's `APIClient`, so its transport, middleware
 /// (authentication, logging), retries, timeouts and typed errors apply to images too.
 public struct DataLoader: DataLoading {
     /// The client requests go through; the request's absolute URL is used as it is.

@@ -34,7 +34,7 @@ public struct RecordingGrowth: Sendable, Equatable {
     public var recording: RecordingSummary
     /// The recorder's own number of the first event the recording does not hold yet.
     public var next: Int
-    /// What the batch added, numbered in the recording from ``first``.
+    /// What the batch added, numbered in the recording from its ``RecordingSlice/first``.
     public var stored: RecordingSlice
 
     public init(recording: RecordingSummary, next: Int, stored: RecordingSlice) {

@@ -16,7 +16,7 @@ public struct SandboxImage: Sendable, Hashable {
     public enum Content: Sendable, Hashable {
         case jpeg(progressive: Bool)
         /// A baseline JPEG whose pixels are stored a quarter turn counter-clockwise, with the
-        /// EXIF orientation ``ImageOrientation/right`` that turns them upright.
+        /// EXIF orientation `ImageOrientation.right` that turns them upright.
         case rotatedJPEG
         case png
         /// A JPEG whose entropy-coded data is garbage after the headers.

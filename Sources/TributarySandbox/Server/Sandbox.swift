@@ -64,7 +64,7 @@ public final class Sandbox: Sendable {
         }
     }
 
-    /// Creates a sandbox; ``run(onReady:)`` or ``withRunning(_:_:)`` serves it.
+    /// Creates a sandbox; ``run(shutdownSignals:logger:onReady:)`` or ``withRunning(_:_:)`` serves it.
     public init(configuration: Configuration = Configuration(), dataset: Dataset? = nil) {
         self.configuration = configuration
         self.dataset = dataset ?? Dataset(seed: configuration.seed, day: configuration.now())
