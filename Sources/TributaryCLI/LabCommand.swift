@@ -85,6 +85,15 @@ struct LabCommand: AsyncParsableCommand {
     )
     var newsBaseURL: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The package's documentation to serve at /docs: a DocC archive made for static hosting under docs.",
+            discussion:
+                "By default the one `swift package generate-documentation --enable-experimental-combined-documentation --transform-for-static-hosting --hosting-base-path docs` leaves in .build, when there is one."
+        )
+    )
+    var docs: String?
+
     @Flag(
         help: ArgumentHelp(
             "Record the news reader's pipelines (typed text, query, request, response, HTTP exchanges) into the recording \"lab news\"; each run into one of its own.",
@@ -96,10 +105,29 @@ struct LabCommand: AsyncParsableCommand {
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
     enum CodingKeys: CodingKey {
-        case host, port, database, token, tokenFile, newToken, publicURL, newsBaseURL, record
+        case host, port, database, token, tokenFile, newToken, publicURL, newsBaseURL, docs, record
+    }
+
+    /// The documentation to serve: `--docs`, or the combined archive made for `/docs` in this
+    /// folder's `.build`; nil when there is none. A page of it, not just a folder, is asked of
+    /// a given path, so that a wrong one is named at start rather than answered 404 later.
+    func documentation() throws -> URL? {
+        let built = ".build/plugins/Swift-DocC/outputs/Tributary.doccarchive"
+        let path = docs ?? built
+        let page = URL(fileURLWithPath: path).appending(path: "documentation/index.html")
+        guard FileManager.default.fileExists(atPath: page.path) else {
+            guard docs == nil else {
+                throw ValidationError(
+                    "--docs \(path) holds no documentation made for /docs; see the README for the command that makes it."
+                )
+            }
+            return nil
+        }
+        return URL(fileURLWithPath: path)
     }
 
     func validate() throws {
+        _ = try documentation()
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         if token != nil, tokenFile != nil { throw ValidationError("Give --token or --token-file, not both.") }
         if newToken, token != nil || tokenFile != nil {
@@ -176,6 +204,7 @@ struct LabCommand: AsyncParsableCommand {
         configuration.publicURL = (publicURL ?? environment["TRIBUTARY_LAB_PUBLIC_URL"]).flatMap {
             URL(string: $0.hasSuffix("/") ? String($0.dropLast()) : $0)
         }
+        configuration.documentation = try documentation()
         let configured = configuration
         do {
             try await withNews(console: console) { news, origin in

@@ -47,6 +47,11 @@ public struct LabConfiguration: Sendable {
     public var documentCacheBytes = 64 << 20
     /// The most events one recording holds; a recorder past it is told the recording is full.
     public var maximumRecordingEvents = 1_000_000
+    /// The package's documentation, a DocC archive made for static hosting under `docs`,
+    /// served at `/docs` when given:
+    /// `swift package --disable-sandbox generate-documentation --enable-experimental-combined-documentation --transform-for-static-hosting --hosting-base-path docs`
+    /// with every library target, as the README says.
+    public var documentation: URL?
     /// The largest recording's file `POST /api/recordings/import` reads, in bytes.
     public var maximumImportBytes = 256 << 20
 

@@ -17,7 +17,11 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        let fields = request.uri.path.hasPrefix("/embed/") ? SecurityFields.embeddable : SecurityFields.all
+        let path = request.uri.path
+        let fields =
+            path.hasPrefix("/embed/")
+            ? SecurityFields.embeddable
+            : path.hasPrefix("/docs/") ? SecurityFields.documentation : SecurityFields.all
         for field in fields { response.headers[field.name] = field.value }
         return response
     }
@@ -45,6 +49,22 @@ enum SecurityFields {
 
     static let all: HTTPFields = [
         .contentSecurityPolicy: policy.description,
+        .xContentTypeOptions: "nosniff",
+        .referrerPolicy: "same-origin",
+        .xFrameOptions: "DENY",
+    ]
+
+    /// For `/docs/`, DocC's pages: its one inline script, which says where the documentation
+    /// is, by its hash, and the inline styles its renderer sets; otherwise as closed as the rest.
+    static let documentation: HTTPFields = [
+        .contentSecurityPolicy:
+            ([
+                .defaultSrc(.self),
+                .scriptSrc(.self, .hash(.sha256, base64: DocumentationMiddleware.baseURLScriptHash)),
+                .styleSrc(.self, .unsafeInline),
+                .imgSrc(.self, .scheme(.init(rawValue: "data:"))), .connectSrc(.self), .fontSrc(.self),
+                .objectSrc(.none), .baseURI(.none), .frameAncestors(.none), .formAction(.self),
+            ] as ContentSecurityPolicy).description,
         .xContentTypeOptions: "nosniff",
         .referrerPolicy: "same-origin",
         .xFrameOptions: "DENY",

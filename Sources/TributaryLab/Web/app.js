@@ -1,5 +1,6 @@
 // The lab's sections, each a view of the path: /news…, /streams… and /recordings….
 import './connection.js';
+import { docsLink } from './dom.js';
 import { renderNews } from './news.js';
 import { renderRecordings } from './recordings.js';
 import { renderStreams } from './streams.js';
@@ -59,6 +60,8 @@ document.addEventListener('click', (event) => {
   main.focus();
 });
 addEventListener('popstate', route);
+// The package's documentation, when the lab was started with it built.
+document.getElementById('docs-link').replaceWith(docsLink('', 'Docs'));
 // A page the browser keeps to go Back to holds no view while it is away, so that it is not
 // counted among a document's viewers; coming back builds the view again, and an editor offers
 // what was typed, kept as a draft.

@@ -70,3 +70,17 @@ export async function api(path, options = {}) {
   const body = type.includes('json') ? await response.json() : await response.text();
   return { status: response.status, ok: response.ok, body, headers: response.headers };
 }
+
+/**
+ * A link to an article of the package's documentation at `path` under `/docs/documentation/`,
+ * shown only when the lab serves the documentation.
+ */
+export function docsLink(path, words) {
+  const link = el('a', { href: `/docs/documentation/${path}`, class: 'docs-link', hidden: true }, words);
+  documentation.then((served) => { link.hidden = !served; });
+  return link;
+}
+
+// Whether the lab serves the package's documentation at /docs, asked once.
+const documentation = fetch('/api/session').then((r) => r.json())
+  .then((session) => session.documentation === true).catch(() => false);

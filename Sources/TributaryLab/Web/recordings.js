@@ -2,7 +2,7 @@
 // began to how it ended; values are marbles on it, demand ticks under it. The view follows the
 // newest events until paused, zooms and pans, and shows any value clicked.
 import { changeLine, changes } from './diff.js';
-import { api, el, socketURL, status } from './dom.js';
+import { api, docsLink, el, socketURL, status } from './dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const LABEL = 150; // the lane names' column, in pixels
@@ -438,7 +438,7 @@ function renderRecording(main, navigate, id) {
       follow, zoomOut, zoomIn,
       el('label', {}, 'Input lane', inputLane),
       el('label', {}, 'Output lane', outputLane),
-      testLink, fileLink, traceLink, asDocument),
+      testLink, fileLink, traceLink, asDocument, docsLink('tributary/recordinglanes', 'The recordings API')),
     problems,
     chart,
     detail,

@@ -1,6 +1,6 @@
 // Stream documents: the list, and an editor that runs and draws each version, saves with the
 // version it was based on, and follows every other viewer's saves over the live socket.
-import { api, debounced, el, socketURL, status } from './dom.js';
+import { api, debounced, docsLink, el, socketURL, status } from './dom.js';
 import { formatJSON, inDocumentOrder, jsonError, sameJSON } from './json.js';
 import { difference, mergeDocuments, resolve } from './merge.js';
 import { Draft, displayName, keepDisplayName } from './drafts.js';
@@ -187,7 +187,7 @@ function renderEditor(main, navigate, id, pinned) {
       el('span', { class: 'spacer' }), note, deleteButton, shareButton, saveReason, saveButton),
     banner,
     el('div', { class: 'split' },
-      el('div', { class: 'panel' }, el('h2', {}, 'Edit'), formNote, form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), el('div', { class: 'json-editor' }, gutter, text), error),
+      el('div', { class: 'panel' }, el('h2', {}, 'Edit'), formNote, docsLink('tributarystreams/marblenotation', 'Marble notation'), form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), el('div', { class: 'json-editor' }, gutter, text), error),
       el('div', { class: 'panel' }, el('div', { class: 'panel-head' }, el('h2', {}, 'Run ', staleLabel), zoomButton), runFailures, diagramBox, lanes, el('h2', {}, 'Versions'), versions)));
   text.id = 'json';
 
