@@ -109,13 +109,21 @@ struct LabCommand: AsyncParsableCommand {
     }
 
     /// The documentation to serve: `--docs`, or the combined archive made for `/docs` in this
-    /// folder's `.build`; nil when there is none. A page of it, not just a folder, is asked of
-    /// a given path, so that a wrong one is named at start rather than answered 404 later.
+    /// folder's `.build`; nil when there is none. An archive made for static hosting (its
+    /// `index.html` and `documentation` folder), not just any folder, is asked of a given
+    /// path, so that a wrong one is named at start rather than answered 404 later.
     func documentation() throws -> URL? {
         let built = ".build/plugins/Swift-DocC/outputs/Tributary.doccarchive"
         let path = docs ?? built
-        let page = URL(fileURLWithPath: path).appending(path: "documentation/index.html")
-        guard FileManager.default.fileExists(atPath: page.path) else {
+        let archive = URL(fileURLWithPath: path)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: archive.appending(path: "index.html").path),
+            FileManager.default.fileExists(
+                atPath: archive.appending(path: "documentation").path,
+                isDirectory: &isFolder
+            ),
+            isFolder.boolValue
+        else {
             guard docs == nil else {
                 throw ValidationError(
                     "--docs \(path) holds no documentation made for /docs; see the README for the command that makes it."
@@ -123,7 +131,7 @@ struct LabCommand: AsyncParsableCommand {
             }
             return nil
         }
-        return URL(fileURLWithPath: path)
+        return archive
     }
 
     func validate() throws {

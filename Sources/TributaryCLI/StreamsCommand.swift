@@ -104,7 +104,7 @@ struct StreamsCommand: AsyncParsableCommand {
         func execute(console: Console) throws {
             let document = try StreamsCommand.document(at: file, console: console)
             console.print(
-                "\(file): valid, \(document.streams.count) streams and \(document.nodes.count) nodes."
+                "\(file): valid, \(counted(document.streams.count, "stream")) and \(counted(document.nodes.count, "node"))."
             )
         }
     }

@@ -45,7 +45,7 @@ import TributaryTestSupport
                 as? StreamsCommand.Validate
         )
         try good.execute(console: capture.console)
-        #expect(capture.output.hasSuffix("valid, 1 streams and 0 nodes.\n"))
+        #expect(capture.output.hasSuffix("valid, 1 stream and 0 nodes.\n"))
         let failing = try #require(
             try TributaryCommand.parseAsRoot(["streams", "validate", bad.path]) as? StreamsCommand.Validate
         )

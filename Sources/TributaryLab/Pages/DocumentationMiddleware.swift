@@ -11,8 +11,18 @@ struct DocumentationMiddleware: RouterMiddleware {
     typealias Context = LabRequestContext
 
     private let files: FileMiddleware<Context, LocalFileSystem>
+    /// Where `/docs` leads: the page of every module of a combined archive, or else the first
+    /// module's.
+    private let landing: String
 
     init(archive: URL) {
+        let documentation = archive.appending(path: "documentation")
+        let modules =
+            (try? FileManager.default.contentsOfDirectory(atPath: documentation.path))?.sorted() ?? []
+        landing =
+            FileManager.default.fileExists(atPath: documentation.appending(path: "index.html").path)
+            ? "/docs/documentation/"
+            : modules.first.map { "/docs/documentation/\($0)/" } ?? "/docs/documentation/"
         files = FileMiddleware(
             archive.path,
             urlBasePath: "/docs",
@@ -34,7 +44,7 @@ struct DocumentationMiddleware: RouterMiddleware {
         let path = request.uri.path
         guard path == "/docs" || path.hasPrefix("/docs/") else { return try await next(request, context) }
         if path == "/docs" || path == "/docs/" {
-            return Response(status: .seeOther, headers: [.location: "/docs/documentation/"])
+            return Response(status: .seeOther, headers: [.location: landing])
         }
         // A page is its folder's index.html. FileMiddleware sends a folder named without its
         // slash to the slashed path without the base path, outside /docs: sent here instead.

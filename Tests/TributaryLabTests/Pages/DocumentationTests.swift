@@ -79,6 +79,21 @@ struct DocumentationTests {
         }
     }
 
+    /// An archive of one module, which has no page of every module, leads to its module's.
+    @Test func aModulesArchiveLeadsToItsModule() async throws {
+        let archive = try Self.archive()
+        defer { try? FileManager.default.removeItem(at: archive.deletingLastPathComponent()) }
+        try FileManager.default.removeItem(at: archive.appending(path: "documentation/index.html"))
+        var configuration = LabConfiguration()
+        configuration.documentation = archive
+        try await withLab(configuration: configuration) { lab in
+            let bare = try RawConnection(port: lab.base.port ?? 0)
+            bare.send("GET /docs HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let redirect = await bare.readUntilClosed(timeout: .seconds(10)).text
+            #expect(redirect.contains("Location: /docs/documentation/tributary/"), "\(redirect)")
+        }
+    }
+
     /// The policy's hash is of the script DocC writes for the base path `docs`, as
     /// `printf 'var baseUrl = "/docs/"' | openssl dgst -sha256 -binary | base64` gives it.
     @Test func thePolicyHashesDocCsScript() {
