@@ -99,7 +99,8 @@ struct LabCommandTests {
             request.headers.add(name: "Cookie", value: cookie)
             let answer = try await client.execute(request, timeout: .seconds(30))
             let body = try await answer.body.collect(upTo: 1 << 16)
-            let session = try JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]
+            let session =
+                try JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]
             return session?["signedIn"] as? Bool == true
         }
         let (first, cookie) = try await serving(arguments) { link, capture async throws in
