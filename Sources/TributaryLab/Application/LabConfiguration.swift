@@ -31,6 +31,10 @@ public struct LabConfiguration: Sendable {
     public var maximumLiveConnections = 2_048
     /// The most live WebSocket connections from one block of addresses (an IPv4 /24, an IPv6 /64).
     public var maximumLiveConnectionsPerAddress = 256
+    /// The WebSocket frames a second the pages and viewers of one block of addresses may send
+    /// together (recorders, with the token, are held to their own connections' limits); past
+    /// it, the connection that sends one more is closed with `1008`.
+    public var maximumFramesPerSecondPerAddress = 500
     /// The most bytes waiting for one live viewer that does not read; past it the viewer is
     /// disconnected.
     public var viewerBufferBytes = 4 << 20

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import Tributary
 import TributaryLabWire
 
 /// The context of every request the lab answers, WebSocket upgrades included: where the
@@ -9,7 +10,10 @@ import TributaryLabWire
 /// them.
 struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocketRequestContext {
     var coreContext: CoreRequestContextStorage
-    let webSocket: WebSocketHandlerReference<LabRequestContext>
+    /// Where hummingbird-websocket keeps the handler of an upgrade: in a slot of the lab's own,
+    /// emptied when the connection closes (see ``limitWebSocketFrames(to:perSecond:)``).
+    private let slot = WebSocketSlot()
+    var webSocket: WebSocketHandlerReference<LabRequestContext> { slot.reference.withLock { $0 } ?? .init() }
     let remoteAddress: SocketAddress?
     /// The connection the request came on.
     let channel: any Channel
@@ -28,7 +32,6 @@ struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocket
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        webSocket = .init()
         remoteAddress = source.channel.remoteAddress
         channel = source.channel
     }
@@ -36,10 +39,19 @@ struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocket
     /// Tells the connection, before the `101` that upgrades it goes out, the largest WebSocket
     /// frame its client may send and how many a second: a route's own limits, smallest for
     /// anonymous callers.
+    ///
+    /// Every route that upgrades calls it, so it also breaks, once the connection closes, the
+    /// cycle hummingbird-websocket makes for an upgrade: its handler reference keeps a copy of
+    /// this context, which keeps the reference — and the channel with it. The reference is
+    /// reached through ``WebSocketSlot``, which lets it go. Without that, every WebSocket ever
+    /// opened stayed in memory with its buffers.
     func limitWebSocketFrames(to bytes: Int, perSecond: Int = Self.viewerFramesPerSecond) {
         channel.pipeline.fireUserInboundEventTriggered(
             WebSocketLimit(frames: .init(bytes: bytes, perSecond: perSecond))
         )
+        channel.closeFuture.whenComplete { [slot] _ in
+            slot.reference.withLock { $0 = nil }
+        }
     }
 
     /// Declines the WebSocket handshake, telling the client why with `error`'s status and body.
@@ -97,4 +109,18 @@ struct WebSocketRefusalMiddleware: RouterMiddleware {
         _ = context.refuseWebSocket(refusal)
         throw refusal
     }
+}
+
+/// Holds a context's WebSocket handler reference until its connection closes, and then lets it
+/// go: hummingbird-websocket's reference holds the context, which would otherwise hold it back.
+final class WebSocketSlot: Sendable {
+    let reference = Protected<WebSocketHandlerReference<LabRequestContext>?>(.init())
+
+    init() { Self.instances.withLock { $0 += 1 } }
+
+    deinit { Self.instances.withLock { $0 -= 1 } }
+
+    /// How many slots exist: one per request context the process still holds. The contexts of
+    /// connections that closed staying counted is memory nobody gives back (a test watches it).
+    static let instances = Protected(0)
 }

@@ -95,7 +95,8 @@ public struct LabServer: Sendable {
         )
         let count = ConnectionGuard.Count(
             maximum: maximumConnections,
-            maximumPerBlock: configuration.maximumConnectionsPerAddress
+            maximumPerBlock: configuration.maximumConnectionsPerAddress,
+            framesPerBlock: configuration.maximumFramesPerSecondPerAddress
         )
         let memory = ClientMemory(limit: configuration.clientMemoryBytes)
         let idle = TimeAmount(configuration.idleTimeout)

@@ -33,6 +33,11 @@ extension ConnectionGuard {
         /// How many of them had gone to the client at the last check, while some waited.
         private var sentAtCheck: Int?
 
+        /// Every WebSocket frame whose header has been read, in all.
+        var framesRead: Int { frames?.count ?? 0 }
+        /// What the route allows the client, once it has said.
+        var frameLimit: WebSocketFrames.Limit? { frames?.limit }
+
         /// A connection that `hasRoom` under the lab's limits, or none.
         init(hasRoom: Bool) {
             state = hasRoom ? .awaitingHead : .turningAway
@@ -92,6 +97,12 @@ extension ConnectionGuard {
                 state = .refusedFrame
                 return .refuse(code: code, reason: reason)
             }
+        }
+
+        /// The connection's frames are refused for a reason of the handler's (its block's
+        /// allowance): nothing more is read.
+        mutating func refuseFrames() {
+            state = .refusedFrame
         }
 
         /// Whether a connection without room is to be answered now that its moment has passed:

@@ -38,11 +38,36 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     final class Count: Sendable {
         private let maximum: Int
         private let maximumPerBlock: Int
+        /// The WebSocket frames a second all of a block's viewers may send together.
+        let framesPerBlock: Int
         private let state = Protected<(open: Int, byBlock: [String: Int])>((0, [:]))
+        /// Each block's frame allowance: what its viewers may still send at once, and when
+        /// that was worked out (nanoseconds of uptime).
+        private let allowances = Protected<[String: (frames: Double, time: UInt64)]>([:])
 
-        init(maximum: Int, maximumPerBlock: Int = .max) {
+        init(maximum: Int, maximumPerBlock: Int = .max, framesPerBlock: Int = .max) {
             self.maximum = maximum
             self.maximumPerBlock = maximumPerBlock
+            self.framesPerBlock = framesPerBlock
+        }
+
+        /// Takes `frames` from `block`'s allowance, given back at ``framesPerBlock`` a second
+        /// up to a second's worth; false when they are more than it has left. One connection's
+        /// limit keeps it from flooding the lab, and this keeps a block's many from doing so
+        /// together: each frame costs the lab tens of microseconds, whatever it carries.
+        func spend(_ frames: Int, from block: String, at now: UInt64) -> Bool {
+            guard frames > 0, framesPerBlock < .max else { return true }
+            let capacity = Double(framesPerBlock)
+            return allowances.withLock { allowances in
+                var (left, then) = allowances[block] ?? (capacity, now)
+                if now > then { left = min(capacity, left + Double(now - then) / 1e9 * capacity) }
+                guard left >= Double(frames) else {
+                    allowances[block] = (left, max(then, now))
+                    return false
+                }
+                allowances[block] = (left - Double(frames), max(then, now))
+                return true
+            }
         }
 
         /// Counts a connection from `block` in, or says that there is no room for it: the lab
@@ -63,6 +88,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 state.open -= 1
                 let left = state.byBlock[block, default: 1] - 1
                 state.byBlock[block] = left > 0 ? left : nil
+                if left <= 0 { allowances.withLock { $0[block] = nil } }
             }
         }
     }
@@ -72,6 +98,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let headTimeout: TimeAmount
     private let writeTimeout: TimeAmount
     private var machine = StateMachine(hasRoom: false)
+    /// The connection's address block, and how many of its frames were counted against the
+    /// block's allowance.
+    private var block = ""
+    private var framesSpent = 0
     /// The head's timer, or the turn-away's.
     private var timer: Scheduled<Void>?
     /// The timer of the next check of the writes, while bytes wait to go.
@@ -89,6 +119,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         // async channel unfinished, which NIO treats as a programming error and traps on: a
         // connection without room is turned away once it is active instead.
         let block = AddressBlock.of(context.channel.remoteAddress?.ipAddress ?? "unknown")
+        self.block = block
         machine = StateMachine(hasRoom: count.enter(from: block))
         guard machine.hasRoom else { return }
         let (count, memory, holder) = (count, memory, ObjectIdentifier(self))
@@ -117,8 +148,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        // Cancelled and let go: a timer's task holds this handler and its context.
         timer?.cancel()
+        timer = nil
         writeTimer?.cancel()
+        writeTimer = nil
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -149,8 +183,17 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch machine.read(unwrapInboundIn(data), at: NIODeadline.now().uptimeNanoseconds) {
+        let now = NIODeadline.now().uptimeNanoseconds
+        switch machine.read(unwrapInboundIn(data), at: now) {
         case .forward(let holding, let headArrived):
+            guard spendBlockFrames(at: now) else {
+                machine.refuseFrames()
+                return refuse(
+                    code: 1008,
+                    reason: "Too many frames from your addresses; try again later.",
+                    context: context
+                )
+            }
             if headArrived {
                 timer?.cancel()
                 timer = nil
@@ -185,6 +228,19 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Counts the frames read since the last time against the block's allowance, once a route
+    /// has said these are a page's or a viewer's frames (a recorder, with the token, has an
+    /// allowance of its own); false when the block has none left.
+    private func spendBlockFrames(at now: UInt64) -> Bool {
+        guard let limit = machine.frameLimit, limit.perSecond <= LabRequestContext.viewerFramesPerSecond
+        else {
+            return true
+        }
+        let read = machine.framesRead
+        defer { framesSpent = read }
+        return count.spend(read - framesSpent, from: block, at: now)
     }
 
     /// Answers `503` and closes, once the answer is out.

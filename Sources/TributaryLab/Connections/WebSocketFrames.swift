@@ -44,6 +44,8 @@ struct WebSocketFrames: Sendable {
     private var remaining: UInt64 = 0
     /// The bytes of the current frame read so far, header included; none between frames.
     private(set) var held = 0
+    /// Every frame whose header has been read, in all.
+    private(set) var count = 0
     private var isRefused = false
     /// Read before there was a limit: the first rule broken, and the largest payload declared.
     private var broken: (code: UInt16, reason: String)?
@@ -112,6 +114,7 @@ struct WebSocketFrames: Sendable {
             }
             mostFragments = max(mostFragments, fragments)
             if opcode < 8, isFinal { fragments = 0 }
+            count += 1
             if limit == nil { owed += 1 }
             let refusal: (code: UInt16, reason: String)? =
                 if !masked {

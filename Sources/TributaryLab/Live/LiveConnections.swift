@@ -93,6 +93,8 @@ final class LiveConnections: Sendable {
 final class Outbox: Sendable {
     private struct State {
         var bytes = 0
+        /// Of ``bytes``, those of answers made for this viewer alone.
+        var replyBytes = 0
         var snapshots = 0
         var overflowed = false
         /// Whether the viewer broke a rule of the protocol, and the WebSocket layer closes the
@@ -103,34 +105,43 @@ final class Outbox: Sendable {
     private struct Message: Sendable {
         var text: ByteBuffer
         var isSnapshot: Bool
+        var isReply: Bool
     }
 
     private let limit: Int
+    private let replyLimit: Int
     private let state = Protected(State())
     private let stream: AsyncStream<Message>
     private let continuation: AsyncStream<Message>.Continuation
 
-    init(limit: Int) {
+    /// An outbox of at most `limit` bytes waiting, of which at most `replyLimit` are answers
+    /// made for this viewer alone: what every viewer is sent is one buffer, shared, but an
+    /// answer to a viewer's own message is memory of its own, which a viewer that sends and
+    /// never reads would otherwise make the lab hold up to `limit`.
+    init(limit: Int, replyLimit: Int? = nil) {
         self.limit = limit
+        self.replyLimit = replyLimit ?? limit
         (stream, continuation) = AsyncStream<Message>.makeStream()
     }
 
-    /// Queues `text`; false, and the outbox closed, when it would pass the limit.
+    /// Queues `text`, an answer to the viewer's own message when `isReply`; false, and the
+    /// outbox closed, when it would pass a limit.
     @discardableResult
-    func deliver(_ text: ByteBuffer, isSnapshot: Bool = false) -> Bool {
+    func deliver(_ text: ByteBuffer, isSnapshot: Bool = false, isReply: Bool = false) -> Bool {
         let size = text.readableBytes
         let admitted = state.withLock { state in
             guard !state.overflowed else { return false }
-            guard state.bytes + size <= limit else {
+            guard state.bytes + size <= limit, !isReply || state.replyBytes + size <= replyLimit else {
                 state.overflowed = true
                 return false
             }
             state.bytes += size
+            if isReply { state.replyBytes += size }
             if isSnapshot { state.snapshots += 1 }
             return true
         }
         if admitted {
-            continuation.yield(Message(text: text, isSnapshot: isSnapshot))
+            continuation.yield(Message(text: text, isSnapshot: isSnapshot, isReply: isReply))
         } else {
             continuation.finish()
         }
@@ -185,8 +196,24 @@ final class Outbox: Sendable {
             try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: message.text)))
             state.withLock { state in
                 state.bytes -= message.text.readableBytes
+                if message.isReply { state.replyBytes -= message.text.readableBytes }
                 if message.isSnapshot { state.snapshots -= 1 }
             }
         }
+    }
+}
+
+extension StringProtocol {
+    /// The characters of the text that fit in `bytes` of UTF-8, cut at a character: what a
+    /// client sent, echoed in an answer, costs the lab no more than that however it is made.
+    func prefixOfUTF8(_ bytes: Int) -> Substring {
+        var used = 0
+        let text = Substring(self)
+        let end =
+            text.indices.first { index in
+                used += text[index].utf8.count
+                return used > bytes
+            } ?? text.endIndex
+        return text[..<end]
     }
 }

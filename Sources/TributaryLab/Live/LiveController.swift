@@ -25,6 +25,9 @@ struct LiveController {
     /// The largest message a viewer who may only watch may send: a hello with its name, or a
     /// resume.
     static let watcherMessageSize = 4 << 10
+    /// The bytes of answers to its own messages a viewer who may only watch may leave unread
+    /// before it is dropped: the answers a few dozen mistaken messages take.
+    static let watcherReplyBytes = 64 << 10
 
     func addRoutes(to router: Router<LabRequestContext>) {
         router.ws("api/streams/:id/live") { request, context in
@@ -61,7 +64,7 @@ struct LiveController {
         outbound: WebSocketOutboundWriter
     ) async throws {
         let hub = service.hub
-        let outbox = Outbox(limit: viewerBufferBytes)
+        let outbox = Outbox(limit: viewerBufferBytes, replyLimit: canWrite ? nil : Self.watcherReplyBytes)
         let viewer = hub.join(
             id,
             LiveHub.Viewer(
@@ -84,7 +87,10 @@ struct LiveController {
         try await outbox.serve(outbound, overflow: "The viewer did not keep up with the document.") {
             for try await message in inbound.messages(maxSize: Self.messageSize(canWrite: canWrite)) {
                 guard case .text(let text) = message else {
-                    outbox.deliver(LiveMessage.invalid("unknownMessage", "Messages are JSON text."))
+                    outbox.deliver(
+                        LiveMessage.invalid("unknownMessage", "Messages are JSON text."),
+                        isReply: true
+                    )
                     continue
                 }
                 let reply = await handle(
@@ -94,7 +100,7 @@ struct LiveController {
                     outbox: outbox,
                     canWrite: canWrite
                 )
-                if let reply { outbox.deliver(reply) }
+                if let reply { outbox.deliver(reply, isReply: true) }
             }
         }
     }
@@ -212,7 +218,7 @@ struct LiveController {
                 Refusal(
                     LiveMessage.invalid(
                         "unknownMessage",
-                        "There is no message of type \"\(envelope.type.prefix(64))\"."
+                        "There is no message of type \"\(envelope.type.prefixOfUTF8(64))\"."
                     )
                 )
             )

@@ -106,7 +106,7 @@ final class NewsSession {
         case "refreshSources":
             sources?.refresh()
         default:
-            let type = message.type.prefix(64)
+            let type = message.type.prefixOfUTF8(64)
             send(LiveMessage.invalidText("unknownMessage", "There is no message of type \"\(type)\"."))
         }
     }

@@ -182,6 +182,23 @@ extension WebSocketFrames {
     }
 }
 
+/// The frames a second one block of addresses may send over all its connections.
+@Suite struct BlockFrameAllowanceTests {
+    @Test func aBlockSendsSoManyFramesASecondOverAllItsConnections() {
+        let count = ConnectionGuard.Count(maximum: 100, framesPerBlock: 100)
+        let second: UInt64 = 1_000_000_000
+        #expect(count.spend(60, from: "10.0.0", at: 0))
+        #expect(count.spend(40, from: "10.0.0", at: 0))
+        #expect(!count.spend(1, from: "10.0.0", at: 0))
+        // Another block has its own; and time gives back what was spent.
+        #expect(count.spend(100, from: "10.0.1", at: 0))
+        #expect(count.spend(50, from: "10.0.0", at: second / 2))
+        #expect(!count.spend(1, from: "10.0.0", at: second / 2))
+        #expect(count.spend(100, from: "10.0.0", at: 10 * second))
+        #expect(!count.spend(1, from: "10.0.0", at: 10 * second))
+    }
+}
+
 extension WebSocketFrames.Action {
     var isRefused: Bool {
         if case .refuse = self { return true }
@@ -375,6 +392,38 @@ struct WebSocketLimitTests {
             viewer.send(bytes: pings)
             let answer = await viewer.readBytes(timeout: .seconds(20)) { Self.closeCode(in: $0) != nil }
             #expect(Self.closeCode(in: answer.bytes) == 1008)
+            #expect(try await lab.send(.get, "/api/health").status == 200)
+        }
+    }
+
+    /// Many viewers from one block, each within its own frames a second, are held to the
+    /// block's together: the one that sends past it is closed with 1008.
+    @Test func viewersOfOneBlockShareAnAllowance() async throws {
+        var configuration = LabConfiguration()
+        configuration.maximumFramesPerSecondPerAddress = 100
+        try await withLab(configuration: configuration) { lab in
+            let id = try await Self.document(lab)
+            let port = lab.base.port ?? 0
+            var viewers: [RawConnection] = []
+            for _ in 0..<5 {
+                let viewer = try await Self.open("/api/streams/\(id)/live", port: port, token: nil)
+                viewer.send(bytes: Array(repeating: WebSocketFrameBudgetTests.ping, count: 45).flatMap { $0 })
+                viewers.append(viewer)
+            }
+            // The last to send is past the block's 100, however the others fared; the others'
+            // own 45 were each within their connection's 50.
+            var reasons: [String] = []
+            for viewer in viewers.reversed() {
+                let answer = await viewer.readBytes(timeout: .seconds(10)) { Self.closeCode(in: $0) != nil }
+                if Self.closeCode(in: answer.bytes) == 1008 {
+                    reasons.append(String(decoding: answer.bytes, as: UTF8.self))
+                    break
+                }
+            }
+            #expect(
+                !reasons.isEmpty && reasons.allSatisfy { $0.contains("from your addresses") },
+                "\(reasons)"
+            )
             #expect(try await lab.send(.get, "/api/health").status == 200)
         }
     }
