@@ -29,19 +29,18 @@ struct LabCrashTests {
     }
 
     /// Starts `tributary lab` on a free port over `database`; returns the process and its URL.
-    static func startLab(_ executable: URL, database: String, token: String) async throws -> (Process, URL) {
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = executable
-        process.arguments = ["lab", "--port", "0", "--database", database, "--token", token]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    static func startLab(_ executable: URL, database: String, token: String) async throws -> (Spawned, URL) {
+        let process = try Spawned(
+            executable,
+            arguments: ["lab", "--port", "0", "--database", database, "--token", token],
+            discardingErrors: true
+        )
+        let output = process.standardOutput
         let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
             DispatchQueue.global().async {
                 var text = ""
                 while !text.contains("\n") {
-                    let data = output.fileHandleForReading.availableData
+                    let data = output.availableData
                     if data.isEmpty { break }
                     text += String(decoding: data, as: UTF8.self)
                 }
@@ -107,16 +106,15 @@ struct LabCrashTests {
                     }
                 }
                 try await waitUntil { answered.current.count >= 3 + round * 2 }
-                kill(process.processIdentifier, SIGKILL)
+                process.signal(SIGKILL)
                 _ = await saving.result
                 acknowledged += answered.current
-                process.waitUntilExit()
-                #expect(process.terminationReason == .uncaughtSignal)
+                #expect(process.wait() == .signal(SIGKILL))
             }
             let (process, base) = try await Self.startLab(executable, database: database, token: token)
             defer {
-                process.terminate()
-                process.waitUntilExit()
+                process.signal(SIGTERM)
+                _ = process.wait()
             }
             let (status, json) = try await send(
                 .get,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TributaryFeeds
 import TributarySandbox
+import TributaryTestSupport
 
 /// Encodings decoded as browsers decode them, and refused where this system cannot.
 struct FeedEncodingTests {
@@ -53,18 +54,14 @@ struct FeedEncodingTests {
 
     /// `text` in `encoding`, as the system's `iconv` command writes it.
     private func encoded(_ text: String, as encoding: String) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
-        process.arguments = ["-f", "UTF-8", "-t", encoding]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = try output.fileHandleForReading.readToEnd() ?? Data()
-        process.waitUntilExit()
+        let process = try Spawned(
+            URL(fileURLWithPath: "/usr/bin/iconv"),
+            arguments: ["-f", "UTF-8", "-t", encoding]
+        )
+        try process.standardInput.write(contentsOf: Data(text.utf8))
+        try process.standardInput.close()
+        let data = try process.standardOutput.readToEnd() ?? Data()
+        _ = process.wait()
         return data
     }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import TributaryImages
+import TributaryTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -134,18 +135,12 @@ struct DataCacheTests {
         let writer = try #require(Self.writerExecutable(), "DataCacheWriter is built with the tests")
         var served = 0
         for round in 0..<10 {
-            let process = Process()
-            let output = Pipe()
-            process.executableURL = writer
-            process.arguments = [directory.path, "\(round + 1)"]
-            process.standardOutput = output
-            try process.run()
+            let process = try Spawned(writer, arguments: [directory.path, "\(round + 1)"])
             // Killed once it has flushed a few times, in the middle of whatever write follows.
             let flushes = 1 + round % 4
-            #expect(await Self.lines(from: output.fileHandleForReading, count: flushes) == flushes)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(await Self.lines(from: process.standardOutput, count: flushes) == flushes)
+            process.signal(SIGKILL)
+            #expect(process.wait() == .signal(SIGKILL))
 
             let cache = try DataCache(directory: directory, sizeLimit: 8 << 20)
             cache.flush()
