@@ -10,8 +10,9 @@ public import Foundation
 ///
 /// Foundation's `Process` on Linux lists `/proc/self/fd` before it starts a child, and that
 /// listing overflows a heap buffer once the parent's descriptor numbers grow long (the address
-/// sanitizer stops the suite there); tests start children with this instead. The pipes are
-/// made close-on-exec, so a child inherits only its own ends, duplicated onto 0 and 1.
+/// sanitizer stops the suite there); tests start children with this instead. Every descriptor
+/// is made close-on-exec first, so a child inherits only its own pipes' ends, duplicated onto
+/// 0 and 1.
 public final class Spawned: @unchecked Sendable {
     // Written once at start; the handles are used by one test.
     public let pid: pid_t
@@ -38,6 +39,7 @@ public final class Spawned: @unchecked Sendable {
         if discardingErrors { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        Self.closeEveryDescriptorOnExec()
         var child: pid_t = 0
         let started = posix_spawn(&child, executable.path, &actions, nil, argv, environ)
         close(input[0])
@@ -50,6 +52,17 @@ public final class Spawned: @unchecked Sendable {
         pid = child
         standardInput = FileHandle(fileDescriptor: input[1], closeOnDealloc: true)
         standardOutput = FileHandle(fileDescriptor: output[0], closeOnDealloc: true)
+    }
+
+    /// Marks every descriptor of the test process close-on-exec, so that a child holds none of
+    /// them — no other test's listening socket, which would keep its port taken — but the
+    /// pipes duplicated onto its 0 and 1. Only a child's exec reads the mark.
+    private static func closeEveryDescriptorOnExec() {
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for name in open {
+            guard let descriptor = Int32(name), descriptor > 2 else { continue }
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
     }
 
     /// Sends the child `signal`.
