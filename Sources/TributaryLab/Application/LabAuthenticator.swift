@@ -36,9 +36,7 @@ struct LabAuthenticator: RouterMiddleware {
             )
         }
         if let header = request.headers[.authorization] {
-            guard header.lowercased().hasPrefix("bearer "),
-                Self.same(header.dropFirst(7).trimmingCharacters(in: .whitespaces), token)
-            else { throw LabError.unauthorized() }
+            guard Self.isToken(header, token) else { throw LabError.unauthorized() }
             context.access = .token
         } else if Self.sessionCookies(of: request).contains(where: sessions.contains) {
             // Browsers name the origin of every write; a write by cookie that names none did not
@@ -123,11 +121,14 @@ struct LabAuthenticator: RouterMiddleware {
         token: String,
         sessions: LabSessions
     ) -> Bool {
-        if let authorization {
-            return authorization.lowercased().hasPrefix("bearer ")
-                && same(authorization.dropFirst(7).trimmingCharacters(in: .whitespaces), token)
-        }
+        if let authorization { return isToken(authorization, token) }
         return sessionCookies(in: cookies).contains(where: sessions.contains)
+    }
+
+    /// Whether an `Authorization` field gives `token` as `Bearer TOKEN`.
+    static func isToken(_ authorization: String, _ token: String) -> Bool {
+        authorization.lowercased().hasPrefix("bearer ")
+            && same(authorization.dropFirst(7).trimmingCharacters(in: .whitespaces), token)
     }
 
     static func same(_ given: String, _ expected: String) -> Bool {

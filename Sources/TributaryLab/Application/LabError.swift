@@ -49,12 +49,11 @@ struct LabError: HTTPResponseError, Sendable {
         )
     }
 
+    /// The error as the API's body says it.
+    var body: LabErrorBody { LabErrorBody(error: LabProblem(code: code, message: message, path: path)) }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        LabJSON.response(
-            LabErrorBody(error: LabProblem(code: code, message: message, path: path)),
-            status: status,
-            headers: headers
-        )
+        LabJSON.response(body, status: status, headers: headers)
     }
 }
 

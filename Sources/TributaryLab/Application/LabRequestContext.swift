@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import Synchronization
 import Tributary
 import TributaryLabWire
 
@@ -56,10 +57,7 @@ struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocket
 
     /// Declines the WebSocket handshake, telling the client why with `error`'s status and body.
     func refuseWebSocket(_ error: LabError) -> RouterShouldUpgrade {
-        let problem = LabErrorBody(
-            error: LabProblem(code: error.code, message: error.message, path: error.path)
-        )
-        let body = (try? LabJSON.encoder.encode(problem)) ?? Data()
+        let body = (try? LabJSON.encoder.encode(error.body)) ?? Data()
         channel.pipeline.fireUserInboundEventTriggered(
             WebSocketRefusal(status: Int(error.status.code), body: ByteBuffer(bytes: body))
         )
@@ -116,11 +114,12 @@ struct WebSocketRefusalMiddleware: RouterMiddleware {
 final class WebSocketSlot: Sendable {
     let reference = Protected<WebSocketHandlerReference<LabRequestContext>?>(.init())
 
-    init() { Self.instances.withLock { $0 += 1 } }
+    init() { Self.instances.wrappingAdd(1, ordering: .relaxed) }
 
-    deinit { Self.instances.withLock { $0 -= 1 } }
+    deinit { Self.instances.wrappingSubtract(1, ordering: .relaxed) }
 
-    /// How many slots exist: one per request context the process still holds. The contexts of
-    /// connections that closed staying counted is memory nobody gives back (a test watches it).
-    static let instances = Protected(0)
+    /// How many slots exist: one per request context the process still holds, every request's,
+    /// so counted without a lock. The contexts of connections that closed staying counted is
+    /// memory nobody gives back (a test watches it).
+    static let instances = Atomic<Int>(0)
 }

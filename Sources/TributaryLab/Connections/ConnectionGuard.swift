@@ -41,9 +41,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         /// The WebSocket frames a second all of a block's viewers may send together.
         let framesPerBlock: Int
         private let state = Protected<(open: Int, byBlock: [String: Int])>((0, [:]))
-        /// Each block's frame allowance: what its viewers may still send at once, and when
-        /// that was worked out (nanoseconds of uptime).
-        private let allowances = Protected<[String: (frames: Double, time: UInt64)]>([:])
+        /// Each block's frame allowance.
+        private let allowances = Protected<[String: FrameAllowance]>([:])
 
         init(maximum: Int, maximumPerBlock: Int = .max, framesPerBlock: Int = .max) {
             self.maximum = maximum
@@ -57,16 +56,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         /// together: each frame costs the lab tens of microseconds, whatever it carries.
         func spend(_ frames: Int, from block: String, at now: UInt64) -> Bool {
             guard frames > 0, framesPerBlock < .max else { return true }
-            let capacity = Double(framesPerBlock)
             return allowances.withLock { allowances in
-                var (left, then) = allowances[block] ?? (capacity, now)
-                if now > then { left = min(capacity, left + Double(now - then) / 1e9 * capacity) }
-                guard left >= Double(frames) else {
-                    allowances[block] = (left, max(then, now))
-                    return false
-                }
-                allowances[block] = (left - Double(frames), max(then, now))
-                return true
+                allowances[block, default: FrameAllowance(perSecond: framesPerBlock)].take(frames, at: now)
             }
         }
 

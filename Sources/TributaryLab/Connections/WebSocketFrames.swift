@@ -54,21 +54,20 @@ struct WebSocketFrames: Sendable {
     /// the most any message came in before there was a limit.
     private var fragments = 0
     private var mostFragments = 0
-    /// The frames the client may still send at once, and when that was last worked out, in
-    /// nanoseconds of uptime; the frames read before there was a limit are owed.
-    private var allowance: Double = 0
-    private var allowanceTime: UInt64?
+    /// The frames the client may still send at once, once there is a limit; the frames read
+    /// before there was one are owed.
+    private var allowance: FrameAllowance?
     private var owed = 0
 
     init(limit: Limit?) {
         self.limit = limit
-        allowance = Double(limit?.perSecond ?? 0)
+        allowance = limit.map { FrameAllowance(perSecond: $0.perSecond) }
     }
 
     /// Sets the limit a route gave, and says whether the frames read before it broke a rule.
     mutating func settle(limit: Limit) -> Action {
         self.limit = limit
-        allowance = Double(limit.perSecond - owed)
+        allowance = FrameAllowance(perSecond: limit.perSecond, spent: owed)
         if let broken {
             isRefused = true
             return .refuse(code: broken.code, reason: broken.reason)
@@ -81,7 +80,7 @@ struct WebSocketFrames: Sendable {
             isRefused = true
             return .refuse(code: 1009, reason: Self.tooFragmented(limit.fragments))
         }
-        guard allowance >= 0 else {
+        guard allowance?.isOverdrawn != true else {
             isRefused = true
             return .refuse(code: 1008, reason: Self.tooMany(limit.perSecond))
         }
@@ -123,7 +122,7 @@ struct WebSocketFrames: Sendable {
                     (1009, Self.tooLarge(limit.bytes))
                 } else if let limit, mostFragments > limit.fragments {
                     (1009, Self.tooFragmented(limit.fragments))
-                } else if let limit, !spend(at: now, limit: limit) {
+                } else if let limit, allowance?.take(1, at: now) == false {
                     (1008, Self.tooMany(limit.perSecond))
                 } else {
                     nil
@@ -140,19 +139,6 @@ struct WebSocketFrames: Sendable {
             if length == 0 { held = 0 }
         }
         return .proceed(held: held)
-    }
-
-    /// Takes one frame from the allowance, given back at `limit.perSecond` up to a second's
-    /// worth; false when none is left. Frames read before there is a limit are counted, owed.
-    private mutating func spend(at now: UInt64, limit: Limit) -> Bool {
-        let capacity = Double(limit.perSecond)
-        if let then = allowanceTime, now > then {
-            allowance = min(capacity, allowance + Double(now - then) / 1e9 * capacity)
-        }
-        allowanceTime = max(allowanceTime ?? now, now)
-        guard allowance >= 1 else { return false }
-        allowance -= 1
-        return true
     }
 
     /// The payload length and whether the frame is masked, once the header is whole.
