@@ -2,18 +2,13 @@ import Foundation
 import Logging
 import PostgresNIO
 import Tributary
-public import TributaryLabWire
-public import TributaryStreams
+import TributaryLabWire
+import TributaryStreams
 
 /// Documents and their versions, each save one transaction.
 extension PostgresDocumentStore {
 
-    public func create(
-        _ document: StreamDocument,
-        author: String
-    ) async throws(DocumentStoreError) -> SharedDocument {
-        let body = try SharedDocument.body(of: document)
-        let stored = SharedDocument.first(document, author: author)
+    func insert(_ stored: SharedDocument, body: Data) async throws(DocumentStoreError) {
         try await transaction { connection, logger in
             try await connection.query(
                 "INSERT INTO lab_documents (id, version, updated_at) VALUES (\(stored.id.description), 1, \(stored.updatedAt))",
@@ -21,101 +16,87 @@ extension PostgresDocumentStore {
             )
             try await Self.insertVersion(stored, body: body, connection, logger)
         }
-        return stored
     }
 
-    public func document(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument {
-        let found = try await first(
+    func head(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument? {
+        try await first(
             """
             SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM lab_documents d
             JOIN lab_versions v ON v.document_id = d.id AND v.number = d.version WHERE d.id = \(id.description)
             """
         )
-        guard let found else { throw .notFound(id: id) }
-        return found
     }
 
-    public func save(
-        _ id: DocumentID,
-        document: StreamDocument,
-        baseVersion: Int,
-        author: String
-    ) async throws(DocumentStoreError) -> SharedDocument {
-        let body = try SharedDocument.body(of: document)
-        let outcome: Result<SharedDocument, DocumentStoreError> = try await transaction {
-            connection,
-            logger in
-            let rows = try await connection.query(
-                "SELECT version FROM lab_documents WHERE id = \(id.description) FOR UPDATE",
-                logger: logger
+    func stored(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument? {
+        try await first(
+            """
+            SELECT document_id, number, saved_at, author, body FROM lab_versions
+            WHERE document_id = \(id.description) AND number = \(number)
+            """
+        )
+    }
+
+    /// The document's row is locked until the transaction ends, so two saves of one version
+    /// cannot both pass; the other instances hear of the new version when it commits.
+    func advance(to next: SharedDocument, body: Data) async throws(DocumentStoreError) -> Int? {
+        try await transaction { connection, logger in
+            let latest = try await Self.number(
+                "SELECT version FROM lab_documents WHERE id = \(next.id.description) FOR UPDATE",
+                connection,
+                logger
             )
-            var latest: Int?
-            for try await version in rows.decode(Int.self) { latest = version }
-            guard let latest else { return .failure(.notFound(id: id)) }
-            guard latest == baseVersion else {
-                let current = try await Self.documents(
+            if latest == next.version - 1 {
+                try await connection.query(
                     """
-                    SELECT document_id, number, saved_at, author, body FROM lab_versions
-                    WHERE document_id = \(id.description) AND number = \(latest)
+                    UPDATE lab_documents SET version = \(next.version), updated_at = \(next.updatedAt)
+                    WHERE id = \(next.id.description)
                     """,
-                    connection,
-                    logger
-                ).first
-                return .failure(current.map(DocumentStoreError.conflict) ?? .notFound(id: id))
+                    logger: logger
+                )
+                try await Self.insertVersion(next, body: body, connection, logger)
+                try await Self.notify(id: next.id, version: next.version, connection, logger)
             }
-            let stored = SharedDocument.next(id, after: latest, document, author: author)
-            try await connection.query(
+            return latest
+        }
+    }
+
+    func remove(_ id: DocumentID) async throws(DocumentStoreError) -> Bool {
+        try await transaction { connection, logger in
+            let deleted = try await Self.number(
+                "DELETE FROM lab_documents WHERE id = \(id.description) RETURNING version",
+                connection,
+                logger
+            )
+            if deleted != nil { try await Self.notify(id: id, version: nil, connection, logger) }
+            return deleted != nil
+        }
+    }
+
+    func page(
+        after cursor: (time: Date, id: DocumentID)?,
+        count: Int
+    ) async throws(DocumentStoreError) -> [SharedDocument] {
+        guard let cursor else {
+            return try await all(
                 """
-                UPDATE lab_documents SET version = \(stored.version), updated_at = \(stored.updatedAt)
-                WHERE id = \(id.description)
-                """,
-                logger: logger
-            )
-            try await Self.insertVersion(stored, body: body, connection, logger)
-            try await Self.notify(id: id, version: stored.version, connection, logger)
-            return .success(stored)
-        }
-        return try outcome.get()
-    }
-
-    public func delete(_ id: DocumentID) async throws(DocumentStoreError) {
-        let deleted = try await transaction { connection, logger in
-            var deleted = false
-            let rows = try await connection.query(
-                "DELETE FROM lab_documents WHERE id = \(id.description) RETURNING id",
-                logger: logger
-            )
-            for try await _ in rows.decode(String.self) { deleted = true }
-            if deleted { try await Self.notify(id: id, version: nil, connection, logger) }
-            return deleted
-        }
-        if !deleted { throw .notFound(id: id) }
-    }
-
-    public func list(limit: Int, after cursor: String?) async throws(DocumentStoreError) -> DocumentPage {
-        let limit = max(1, min(limit, 100))
-        let query: PostgresQuery
-        if let cursor {
-            guard let (time, id) = DocumentCursor.decode(cursor) else { throw .invalidCursor }
-            query = """
                 SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM lab_documents d
                 JOIN lab_versions v ON v.document_id = d.id AND v.number = d.version
-                WHERE (d.updated_at < \(time) OR (d.updated_at = \(time) AND d.id < \(id.description)))
-                ORDER BY d.updated_at DESC, d.id DESC LIMIT \(limit + 1)
+                ORDER BY d.updated_at DESC, d.id DESC LIMIT \(count)
                 """
-        } else {
-            query = """
-                SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM lab_documents d
-                JOIN lab_versions v ON v.document_id = d.id AND v.number = d.version
-                ORDER BY d.updated_at DESC, d.id DESC LIMIT \(limit + 1)
-                """
+            )
         }
-        let documents = try await all(query)
-        return DocumentPage(fetched: documents, limit: limit)
+        return try await all(
+            """
+            SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM lab_documents d
+            JOIN lab_versions v ON v.document_id = d.id AND v.number = d.version
+            WHERE (d.updated_at < \(cursor.time) OR (d.updated_at = \(cursor.time) AND d.id < \(cursor.id.description)))
+            ORDER BY d.updated_at DESC, d.id DESC LIMIT \(count)
+            """
+        )
     }
 
-    public func versions(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion] {
-        let versions = try await transaction { connection, logger in
+    func history(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion] {
+        try await transaction { connection, logger in
             var versions: [DocumentVersion] = []
             let rows = try await connection.query(
                 "SELECT number, saved_at, author FROM lab_versions WHERE document_id = \(id.description) ORDER BY number",
@@ -126,33 +107,16 @@ extension PostgresDocumentStore {
             }
             return versions
         }
-        guard !versions.isEmpty else { throw .notFound(id: id) }
-        return versions
     }
 
-    public func version(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument {
-        let found = try await first(
-            """
-            SELECT document_id, number, saved_at, author, body FROM lab_versions
-            WHERE document_id = \(id.description) AND number = \(number)
-            """
-        )
-        guard let found else { throw .notFound(id: id) }
-        return found
-    }
-
-    public func latestVersion(_ id: DocumentID) async throws(DocumentStoreError) -> Int {
-        let found = try await transaction { connection, logger in
-            var found: Int?
-            let rows = try await connection.query(
+    func headNumber(_ id: DocumentID) async throws(DocumentStoreError) -> Int? {
+        try await transaction { connection, logger in
+            try await Self.number(
                 "SELECT version FROM lab_documents WHERE id = \(id.description)",
-                logger: logger
+                connection,
+                logger
             )
-            for try await version in rows.decode(Int.self) { found = version }
-            return found
         }
-        guard let found else { throw .notFound(id: id) }
-        return found
     }
 
     // MARK: Helpers
@@ -196,6 +160,19 @@ extension PostgresDocumentStore {
             )
         }
         return documents
+    }
+
+    /// The one number that `query` reads, or nil when it reads no row.
+    static func number(
+        _ query: PostgresQuery,
+        _ connection: PostgresConnection,
+        _ logger: Logger
+    ) async throws -> Int? {
+        var found: Int?
+        for try await number in try await connection.query(query, logger: logger).decode(Int.self) {
+            found = number
+        }
+        return found
     }
 
     static func insertVersion(

@@ -22,7 +22,7 @@ import TributaryStreams
 /// let lab = LabServer(store: store, token: token)
 /// try await lab.run(shutdownSignals: [.sigterm]) { _ in }
 /// ```
-public final class PostgresDocumentStore: SharedDocumentStore, Service {
+public final class PostgresDocumentStore: SharedDocumentStore, DocumentTables, Service {
     /// The channel of the notifications.
     public static let channel = "tributary_lab"
 
@@ -37,12 +37,12 @@ public final class PostgresDocumentStore: SharedDocumentStore, Service {
     /// Who follows the changes to recordings.
     let recordingFollowers = Followers<StoreChange>()
 
-    /// A store on the server that `configuration` names, whose calls fail after `timeout` without
-    /// an answer, and whose start fails when it cannot connect within the configuration's
-    /// `connectTimeout`.
     /// The recordings, in tables of their own in the same database.
     public var recordings: (any RecordingStore)? { PostgresRecordingStore(database: self) }
 
+    /// A store on the server that `configuration` names, whose calls fail after `timeout` without
+    /// an answer, and whose start fails when it cannot connect within the configuration's
+    /// `connectTimeout`.
     public init(
         configuration: PostgresClient.Configuration,
         timeout: Duration = .seconds(30),

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-public import TributaryLabWire
-public import TributaryStreams
+import TributaryLabWire
+import TributaryStreams
 
 /// A ``DocumentStore`` in one SQLite file, through GRDB: write-ahead logging, schema
 /// migrations, and each save in one transaction.
@@ -9,7 +9,7 @@ public import TributaryStreams
 /// ```swift
 /// let store = try SQLiteDocumentStore(path: LabPaths.defaultDatabase().path)
 /// ```
-public final class SQLiteDocumentStore: DocumentStore {
+public final class SQLiteDocumentStore: DocumentTables {
     private let pool: DatabasePool
     /// For the one-row read of a document's latest version, which every read of a document
     /// begins with.
@@ -61,12 +61,7 @@ public final class SQLiteDocumentStore: DocumentStore {
     /// The recordings, in tables of their own in the same file.
     public var recordings: (any RecordingStore)? { SQLiteRecordingStore(pool: pool) }
 
-    public func create(
-        _ document: StreamDocument,
-        author: String
-    ) async throws(DocumentStoreError) -> SharedDocument {
-        let body = try SharedDocument.body(of: document)
-        let stored = SharedDocument.first(document, author: author)
+    func insert(_ stored: SharedDocument, body: Data) async throws(DocumentStoreError) {
         try await write { db in
             try db.execute(
                 sql: "INSERT INTO documents (id, version, updated_at) VALUES (?, 1, ?)",
@@ -74,11 +69,10 @@ public final class SQLiteDocumentStore: DocumentStore {
             )
             try Self.insertVersion(db, stored, body: body)
         }
-        return stored
     }
 
-    public func document(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument {
-        let found = try await read { db in
+    func head(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument? {
+        try await read { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -88,85 +82,72 @@ public final class SQLiteDocumentStore: DocumentStore {
                 arguments: [id.description]
             ).map(Self.stored)
         }
-        guard let found else { throw .notFound(id: id) }
-        return found
     }
 
-    public func save(
-        _ id: DocumentID,
-        document: StreamDocument,
-        baseVersion: Int,
-        author: String
-    ) async throws(DocumentStoreError) -> SharedDocument {
-        let body = try SharedDocument.body(of: document)
-        let outcome: Result<SharedDocument, DocumentStoreError> = try await write { db in
-            guard
-                let latest = try Int.fetchOne(
-                    db,
-                    sql: "SELECT version FROM documents WHERE id = ?",
-                    arguments: [id.description]
-                )
-            else {
-                return .failure(.notFound(id: id))
-            }
-            guard latest == baseVersion else {
-                let row = try Row.fetchOne(
-                    db,
-                    sql:
-                        "SELECT document_id, number, saved_at, author, body FROM versions WHERE document_id = ? AND number = ?",
-                    arguments: [id.description, latest]
-                )
-                return .failure(
-                    row.map { (try? Self.stored($0)).map(DocumentStoreError.conflict) ?? .notFound(id: id) }
-                        ?? .notFound(id: id)
-                )
-            }
-            let stored = SharedDocument.next(id, after: latest, document, author: author)
-            try db.execute(
-                sql: "UPDATE documents SET version = ?, updated_at = ? WHERE id = ?",
-                arguments: [stored.version, stored.updatedAt.timeIntervalSince1970, id.description]
+    func stored(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument? {
+        try await read { db in
+            try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT document_id, number, saved_at, author, body FROM versions WHERE document_id = ? AND number = ?",
+                arguments: [id.description, number]
+            ).map(Self.stored)
+        }
+    }
+
+    func advance(to next: SharedDocument, body: Data) async throws(DocumentStoreError) -> Int? {
+        try await write { db in
+            let latest = try Int.fetchOne(
+                db,
+                sql: "SELECT version FROM documents WHERE id = ?",
+                arguments: [next.id.description]
             )
-            try Self.insertVersion(db, stored, body: body)
-            return .success(stored)
+            if latest == next.version - 1 {
+                try db.execute(
+                    sql: "UPDATE documents SET version = ?, updated_at = ? WHERE id = ?",
+                    arguments: [next.version, next.updatedAt.timeIntervalSince1970, next.id.description]
+                )
+                try Self.insertVersion(db, next, body: body)
+            }
+            return latest
         }
-        return try outcome.get()
     }
 
-    public func delete(_ id: DocumentID) async throws(DocumentStoreError) {
-        let deleted = try await write { db in
+    func remove(_ id: DocumentID) async throws(DocumentStoreError) -> Bool {
+        try await write { db in
             try db.execute(sql: "DELETE FROM documents WHERE id = ?", arguments: [id.description])
-            return db.changesCount
+            return db.changesCount > 0
         }
-        if deleted == 0 { throw .notFound(id: id) }
     }
 
-    public func list(limit: Int, after cursor: String?) async throws(DocumentStoreError) -> DocumentPage {
-        let limit = max(1, min(limit, 100))
-        var where_ = ""
-        var values: StatementArguments = []
+    func page(
+        after cursor: (time: Date, id: DocumentID)?,
+        count: Int
+    ) async throws(DocumentStoreError) -> [SharedDocument] {
+        var condition = ""
+        var arguments: StatementArguments = []
         if let cursor {
-            guard let (time, id) = DocumentCursor.decode(cursor) else { throw .invalidCursor }
-            where_ = "WHERE (d.updated_at < ? OR (d.updated_at = ? AND d.id < ?))"
-            values = [time.timeIntervalSince1970, time.timeIntervalSince1970, id.description]
+            let time = cursor.time.timeIntervalSince1970
+            condition = "WHERE (d.updated_at < ? OR (d.updated_at = ? AND d.id < ?))"
+            arguments = [time, time, cursor.id.description]
         }
-        values += [limit + 1]
-        let (condition, arguments) = (where_, values)
-        let documents = try await read { db in
+        arguments += [count]
+        let (sqlCondition, sqlArguments) = (condition, arguments)
+        return try await read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT v.document_id, v.number, v.saved_at, v.author, v.body, d.updated_at FROM documents d
+                    SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM documents d
                     JOIN versions v ON v.document_id = d.id AND v.number = d.version
-                    \(condition) ORDER BY d.updated_at DESC, d.id DESC LIMIT ?
+                    \(sqlCondition) ORDER BY d.updated_at DESC, d.id DESC LIMIT ?
                     """,
-                arguments: arguments
+                arguments: sqlArguments
             ).map(Self.stored)
         }
-        return DocumentPage(fetched: documents, limit: limit)
     }
 
-    public func versions(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion] {
-        let versions = try await read { db in
+    func history(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion] {
+        try await read { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT number, saved_at, author FROM versions WHERE document_id = ? ORDER BY number",
@@ -180,41 +161,20 @@ public final class SQLiteDocumentStore: DocumentStore {
                 )
             }
         }
-        guard !versions.isEmpty else { throw .notFound(id: id) }
-        return versions
-    }
-
-    public func version(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument {
-        let found = try await read { db in
-            try Row.fetchOne(
-                db,
-                sql:
-                    "SELECT document_id, number, saved_at, author, body FROM versions WHERE document_id = ? AND number = ?",
-                arguments: [id.description, number]
-            ).map(Self.stored)
-        }
-        guard let found else { throw .notFound(id: id) }
-        return found
     }
 
     /// One indexed row, read on a reader's queue like every other read: a read made in place
     /// would block one of the few threads that all tasks share while it waits for a reader, and
     /// enough readers at once would hold every such thread, and the lab, for good.
-    public func latestVersion(_ id: DocumentID) async throws(DocumentStoreError) -> Int {
+    func headNumber(_ id: DocumentID) async throws(DocumentStoreError) -> Int? {
         let query = { @Sendable (db: Database) throws -> Int? in
             try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT version FROM documents WHERE id = ?"),
                 arguments: [id.description]
             )
         }
-        let found: Int?
-        if let read = inPlace.read(query) {
-            found = read
-        } else {
-            found = try await read(query)
-        }
-        guard let found else { throw .notFound(id: id) }
-        return found
+        if let read = inPlace.read(query) { return read }
+        return try await read(query)
     }
 
     // MARK: Helpers
