@@ -40,11 +40,10 @@ extension PostgresDocumentStore {
     /// cannot both pass; the other instances hear of the new version when it commits.
     func advance(to next: SharedDocument, body: Data) async throws(DocumentStoreError) -> Int? {
         try await transaction { connection, logger in
-            let latest = try await Self.number(
+            let latest = try await connection.values(
                 "SELECT version FROM lab_documents WHERE id = \(next.id.description) FOR UPDATE",
-                connection,
                 logger
-            )
+            ) { try $0.decode(Int.self) }.first
             if latest == next.version - 1 {
                 try await connection.query(
                     """
@@ -62,11 +61,10 @@ extension PostgresDocumentStore {
 
     func remove(_ id: DocumentID) async throws(DocumentStoreError) -> Bool {
         try await transaction { connection, logger in
-            let deleted = try await Self.number(
+            let deleted = try await connection.values(
                 "DELETE FROM lab_documents WHERE id = \(id.description) RETURNING version",
-                connection,
                 logger
-            )
+            ) { try $0.decode(Int.self) }.first
             if deleted != nil { try await Self.notify(id: id, version: nil, connection, logger) }
             return deleted != nil
         }
@@ -111,11 +109,10 @@ extension PostgresDocumentStore {
 
     func headNumber(_ id: DocumentID) async throws(DocumentStoreError) -> Int? {
         try await transaction { connection, logger in
-            try await Self.number(
+            try await connection.values(
                 "SELECT version FROM lab_documents WHERE id = \(id.description)",
-                connection,
                 logger
-            )
+            ) { try $0.decode(Int.self) }.first
         }
     }
 
@@ -139,40 +136,13 @@ extension PostgresDocumentStore {
     }
 
     func all(_ query: PostgresQuery) async throws(DocumentStoreError) -> [SharedDocument] {
-        try await transaction { connection, logger in try await Self.documents(query, connection, logger) }
+        try await transaction { connection, logger in
+            try await connection.values(query, logger, SharedDocument.init(row:))
+        }
     }
 
     func first(_ query: PostgresQuery) async throws(DocumentStoreError) -> SharedDocument? {
         try await all(query).first
-    }
-
-    static func documents(
-        _ query: PostgresQuery,
-        _ connection: PostgresConnection,
-        _ logger: Logger
-    ) async throws -> [SharedDocument] {
-        var documents: [SharedDocument] = []
-        let rows = try await connection.query(query, logger: logger)
-        for try await (id, number, time, author, body) in rows.decode((String, Int, Date, String, Data).self)
-        {
-            documents.append(
-                try SharedDocument(id: id, version: number, updatedAt: time, author: author, body: body)
-            )
-        }
-        return documents
-    }
-
-    /// The one number that `query` reads, or nil when it reads no row.
-    static func number(
-        _ query: PostgresQuery,
-        _ connection: PostgresConnection,
-        _ logger: Logger
-    ) async throws -> Int? {
-        var found: Int?
-        for try await number in try await connection.query(query, logger: logger).decode(Int.self) {
-            found = number
-        }
-        return found
     }
 
     static func insertVersion(
@@ -231,5 +201,34 @@ extension PostgresDocumentStore {
             return storageError(error.closureError ?? error.beginError ?? error.commitError ?? error)
         }
         return .storage(String(describing: error))
+    }
+}
+
+extension PostgresConnection {
+    /// What `make` makes of each row that `query` reads, in order.
+    func values<Value>(
+        _ query: PostgresQuery,
+        _ logger: Logger,
+        _ make: (PostgresRow) throws -> Value
+    ) async throws -> [Value] {
+        var values: [Value] = []
+        for try await row in try await self.query(query, logger: logger) { values.append(try make(row)) }
+        return values
+    }
+}
+
+extension SharedDocument {
+    /// A version as the PostgreSQL store reads it: id, number, time, author and body.
+    init(row: PostgresRow) throws {
+        let (id, number, time, author, body) = try row.decode((String, Int, Date, String, Data).self)
+        try self.init(id: id, version: number, updatedAt: time, author: author, body: body)
+    }
+}
+
+extension RecordingSummary {
+    /// A recording as the PostgreSQL store reads it: id, name, events, dropped and time.
+    init(row: PostgresRow) throws {
+        let (id, name, events, dropped, time) = try row.decode((String, String, Int, Int, Date).self)
+        self.init(id: id, name: name, events: events, dropped: dropped, updatedAt: time)
     }
 }

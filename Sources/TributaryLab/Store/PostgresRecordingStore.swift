@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 import Logging
 import PostgresNIO
 import Tributary
-public import TributaryLabWire
+import TributaryLabWire
 
 /// A ``RecordingStore`` in the PostgreSQL database of a ``PostgresDocumentStore``, which hands
 /// it out as its ``PostgresDocumentStore/recordings`` and keeps its connections.
@@ -10,7 +10,7 @@ public import TributaryLabWire
 /// Each append is one transaction that also sends `NOTIFY tributary_lab` with
 /// `{"recording", "events"}` (no `events` for a deletion), so that every instance brings its
 /// viewers what any of them stored.
-public struct PostgresRecordingStore: SharedRecordingStore {
+public struct PostgresRecordingStore: SharedRecordingStore, RecordingTables {
     let database: PostgresDocumentStore
 
     static let migrations: [(name: String, sql: [PostgresQuery])] = [
@@ -51,138 +51,126 @@ public struct PostgresRecordingStore: SharedRecordingStore {
 
     public func changes() -> AsyncStream<StoreChange> { database.recordingFollowers.stream() }
 
-    public func create(name: String) async throws(RecordingStoreError) -> RecordingSummary {
-        let made = Recordings.new(named: name)
-        let inserted = try await transaction { connection, logger in
-            try await Self.insert(made, connection, logger)
-        }
-        guard inserted else { throw .nameTaken(name) }
-        return made
-    }
-
-    public func open(name: String) async throws(RecordingStoreError) -> RecordingSummary {
-        let made = Recordings.new(named: name)
-        let found = try await transaction { connection, logger in
-            _ = try await Self.insert(made, connection, logger)
-            return try await Self.summary(
-                "SELECT id, name, events, dropped, updated_at FROM lab_recordings WHERE name = \(name)",
-                connection,
-                logger
-            )
-        }
-        guard let found else { throw .storage("the recording named \(name) vanished as it was made") }
-        return found
-    }
-
-    public func recording(_ id: String) async throws(RecordingStoreError) -> RecordingSummary {
-        let found = try await transaction { connection, logger in
-            try await Self.summary(Self.byID(id), connection, logger)
-        }
-        guard let found else { throw .notFound(id: id) }
-        return found
-    }
-
-    public func list(limit: Int) async throws(RecordingStoreError) -> [RecordingSummary] {
+    func insert(_ made: RecordingSummary) async throws(RecordingStoreError) -> Bool {
         try await transaction { connection, logger in
-            try await Self.summaries(
+            let inserted = try await connection.values(
                 """
-                SELECT id, name, events, dropped, updated_at FROM lab_recordings
-                ORDER BY updated_at DESC, id DESC LIMIT \(max(1, limit))
+                INSERT INTO lab_recordings (id, name, events, dropped, updated_at)
+                VALUES (\(made.id), \(made.name), 0, 0, \(made.updatedAt))
+                ON CONFLICT (name) DO NOTHING RETURNING id
                 """,
-                connection,
                 logger
-            )
+            ) { try $0.decode(String.self) }
+            return !inserted.isEmpty
         }
     }
 
-    public func events(
+    func summary(named name: String) async throws(RecordingStoreError) -> RecordingSummary? {
+        try await summaries(
+            "SELECT id, name, events, dropped, updated_at FROM lab_recordings WHERE name = \(name)"
+        ).first
+    }
+
+    func summary(_ id: String) async throws(RecordingStoreError) -> RecordingSummary? {
+        try await summaries(Self.byID(id)).first
+    }
+
+    func summaries(count: Int) async throws(RecordingStoreError) -> [RecordingSummary] {
+        try await summaries(
+            """
+            SELECT id, name, events, dropped, updated_at FROM lab_recordings
+            ORDER BY updated_at DESC, id DESC LIMIT \(count)
+            """
+        )
+    }
+
+    func bodies(
         _ id: String,
-        from first: Int,
-        limit: Int
-    ) async throws(RecordingStoreError) -> RecordingSlice {
-        try await slice(id, limit: limit) { _ in max(0, first) }
-    }
-
-    public func latestEvents(_ id: String, limit: Int) async throws(RecordingStoreError) -> RecordingSlice {
-        try await slice(id, limit: limit) { max(0, $0.events - limit) }
-    }
-
-    public func events(
-        _ id: String,
-        lanes: Set<String>
-    ) async throws(RecordingStoreError) -> [RecordedLaneEvent] {
-        let lanes = Array(lanes)
-        let bodies = try await transaction { connection, logger -> [String]? in
-            guard try await Self.summary(Self.byID(id), connection, logger) != nil else { return nil }
-            return try await Self.strings(
-                """
-                SELECT body FROM lab_recording_events
-                WHERE recording_id = \(id) AND lane = ANY(\(lanes)::text[]) ORDER BY number
-                """,
-                connection,
-                logger
-            )
-        }
-        guard let bodies else { throw .notFound(id: id) }
-        return try bodies.map { body throws(RecordingStoreError) in try Recordings.event(from: body) }
-    }
-
-    public func lanes(_ id: String) async throws(RecordingStoreError) -> [String] {
-        let lanes = try await transaction { connection, logger -> [String]? in
-            guard try await Self.summary(Self.byID(id), connection, logger) != nil else { return nil }
-            return try await Self.strings(
-                "SELECT DISTINCT lane FROM lab_recording_events WHERE recording_id = \(id) ORDER BY lane",
-                connection,
-                logger
-            )
-        }
-        guard let lanes else { throw .notFound(id: id) }
-        return lanes
-    }
-
-    public func next(_ id: String, recorder: UUID) async throws(RecordingStoreError) -> Int {
-        let recorder = recorder.uuidString.lowercased()
-        let next = try await transaction { connection, logger -> Int? in
-            guard try await Self.summary(Self.byID(id), connection, logger) != nil else { return nil }
-            let rows = try await connection.query(
-                "SELECT next FROM lab_recorders WHERE recording_id = \(id) AND recorder = \(recorder)",
-                logger: logger
-            )
-            var next = 0
-            for try await value in rows.decode(Int.self) { next = value }
-            return next
-        }
-        guard let next else { throw .notFound(id: id) }
-        return next
-    }
-
-    public func append(
-        _ batch: RecordingIngestBatch,
-        to id: String,
-        recorder: UUID,
-        cap: Int
-    ) async throws(RecordingStoreError) -> RecordingAppend {
-        let bodies = batch.events.map(Recordings.body(of:))
-        let recorder = recorder.uuidString.lowercased()
-        let outcome = try await transaction {
-            connection,
-            logger -> Result<RecordingAppend, RecordingStoreError> in
+        from start: @escaping @Sendable (RecordingSummary) -> Int,
+        count: Int
+    ) async throws(RecordingStoreError) -> (recording: RecordingSummary, first: Int, bodies: [String])? {
+        try await transaction { connection, logger in
             guard
-                let before = try await Self.summary(
-                    "SELECT id, name, events, dropped, updated_at FROM lab_recordings WHERE id = \(id) FOR UPDATE",
-                    connection,
+                let recording = try await connection.values(
+                    Self.byID(id),
+                    logger,
+                    RecordingSummary.init(row:)
+                ).first
+            else {
+                return nil
+            }
+            let first = start(recording)
+            let bodies = try await connection.values(
+                """
+                SELECT body FROM lab_recording_events WHERE recording_id = \(id) AND number >= \(first)
+                ORDER BY number LIMIT \(count)
+                """,
+                logger
+            ) { try $0.decode(String.self) }
+            return (recording, first, bodies)
+        }
+    }
+
+    func bodies(_ id: String, lanes: [String]) async throws(RecordingStoreError) -> [String]? {
+        try await strings(
+            ifRecording: id,
+            """
+            SELECT body FROM lab_recording_events
+            WHERE recording_id = \(id) AND lane = ANY(\(lanes)::text[]) ORDER BY number
+            """
+        )
+    }
+
+    func laneNames(_ id: String) async throws(RecordingStoreError) -> [String]? {
+        try await strings(
+            ifRecording: id,
+            "SELECT DISTINCT lane FROM lab_recording_events WHERE recording_id = \(id) ORDER BY lane"
+        )
+    }
+
+    func recorderNext(_ id: String, recorder: String) async throws(RecordingStoreError) -> Int?? {
+        try await transaction { connection, logger -> Int?? in
+            guard try await !connection.values(Self.byID(id), logger, RecordingSummary.init(row:)).isEmpty
+            else { return nil }
+            return .some(
+                try await connection.values(
+                    "SELECT next FROM lab_recorders WHERE recording_id = \(id) AND recorder = \(recorder)",
                     logger
-                )
-            else { return .failure(.notFound(id: id)) }
+                ) { try $0.decode(Int.self) }.first
+            )
+        }
+    }
+
+    func remove(_ id: String) async throws(RecordingStoreError) -> Bool {
+        try await transaction { connection, logger in
+            let gone = try await connection.values(
+                "DELETE FROM lab_recordings WHERE id = \(id) RETURNING id",
+                logger
+            ) { try $0.decode(String.self) }
+            if !gone.isEmpty { try await Self.notify(id: id, events: nil, connection, logger) }
+            return !gone.isEmpty
+        }
+    }
+
+    func store(_ pending: PendingAppend) async throws(RecordingStoreError) -> RecordingAppend? {
+        let (batch, bodies, id, recorder, cap) = (
+            pending.batch, pending.bodies, pending.id, pending.recorder, pending.cap
+        )
+        return try await transaction { connection, logger -> RecordingAppend? in
+            guard
+                let before = try await connection.values(
+                    "SELECT id, name, events, dropped, updated_at FROM lab_recordings WHERE id = \(id) FOR UPDATE",
+                    logger,
+                    RecordingSummary.init(row:)
+                ).first
+            else { return nil }
             var known = (next: 0, dropped: 0)
             let rows = try await connection.query(
                 "SELECT next, dropped FROM lab_recorders WHERE recording_id = \(id) AND recorder = \(recorder)",
                 logger: logger
             )
             for try await row in rows.decode((Int, Int).self) { known = row }
-            guard let plan = Recordings.append(batch, to: before, recorder: known, cap: cap) else {
-                return .success(.gap(next: known.next))
-            }
+            let plan = Recordings.append(batch, to: before, recorder: known, cap: cap)
             if !plan.fresh.isEmpty {
                 let (numbers, lanes) = (Array(plan.numbers), plan.fresh.map(\.lane))
                 let stored = Array(bodies[plan.fresh.indices])
@@ -215,22 +203,8 @@ public struct PostgresRecordingStore: SharedRecordingStore {
                 )
                 try await Self.notify(id: id, events: after.events, connection, logger)
             }
-            return .success(plan.outcome)
+            return plan.outcome
         }
-        return try outcome.get()
-    }
-
-    public func delete(_ id: String) async throws(RecordingStoreError) {
-        let deleted = try await transaction { connection, logger in
-            let gone = try await Self.strings(
-                "DELETE FROM lab_recordings WHERE id = \(id) RETURNING id",
-                connection,
-                logger
-            )
-            if !gone.isEmpty { try await Self.notify(id: id, events: nil, connection, logger) }
-            return !gone.isEmpty
-        }
-        if !deleted { throw .notFound(id: id) }
     }
 
     // MARK: Notifications
@@ -276,86 +250,27 @@ public struct PostgresRecordingStore: SharedRecordingStore {
         }
     }
 
-    private func slice(
-        _ id: String,
-        limit: Int,
-        from first: @escaping @Sendable (RecordingSummary) -> Int
-    ) async throws(RecordingStoreError) -> RecordingSlice {
-        let found = try await transaction { connection, logger -> (RecordingSummary, Int, [String])? in
-            guard let recording = try await Self.summary(Self.byID(id), connection, logger) else {
-                return nil
-            }
-            let from = first(recording)
-            let bodies = try await Self.strings(
-                """
-                SELECT body FROM lab_recording_events WHERE recording_id = \(id) AND number >= \(from)
-                ORDER BY number LIMIT \(max(0, limit))
-                """,
-                connection,
-                logger
-            )
-            return (recording, from, bodies)
+    private func summaries(_ query: PostgresQuery) async throws(RecordingStoreError) -> [RecordingSummary] {
+        try await transaction { connection, logger in
+            try await connection.values(query, logger, RecordingSummary.init(row:))
         }
-        guard let (recording, from, bodies) = found else { throw .notFound(id: id) }
-        let events = try bodies.map { body throws(RecordingStoreError) in try Recordings.event(from: body) }
-        return RecordingSlice(recording: recording, first: from, events: events)
+    }
+
+    /// What `query` reads, in the transaction that finds the recording `id`; nil when there is no
+    /// such recording.
+    private func strings(
+        ifRecording id: String,
+        _ query: PostgresQuery
+    ) async throws(RecordingStoreError) -> [String]? {
+        try await transaction { connection, logger -> [String]? in
+            guard try await !connection.values(Self.byID(id), logger, RecordingSummary.init(row:)).isEmpty
+            else { return nil }
+            return try await connection.values(query, logger) { try $0.decode(String.self) }
+        }
     }
 
     private static func byID(_ id: String) -> PostgresQuery {
         "SELECT id, name, events, dropped, updated_at FROM lab_recordings WHERE id = \(id)"
     }
 
-    /// Inserts `made` unless its name is taken; whether it did.
-    private static func insert(
-        _ made: RecordingSummary,
-        _ connection: PostgresConnection,
-        _ logger: Logger
-    ) async throws -> Bool {
-        let inserted = try await strings(
-            """
-            INSERT INTO lab_recordings (id, name, events, dropped, updated_at)
-            VALUES (\(made.id), \(made.name), 0, 0, \(made.updatedAt))
-            ON CONFLICT (name) DO NOTHING RETURNING id
-            """,
-            connection,
-            logger
-        )
-        return !inserted.isEmpty
-    }
-
-    private static func summary(
-        _ query: PostgresQuery,
-        _ connection: PostgresConnection,
-        _ logger: Logger
-    ) async throws -> RecordingSummary? {
-        try await summaries(query, connection, logger).first
-    }
-
-    private static func summaries(
-        _ query: PostgresQuery,
-        _ connection: PostgresConnection,
-        _ logger: Logger
-    ) async throws -> [RecordingSummary] {
-        var found: [RecordingSummary] = []
-        let rows = try await connection.query(query, logger: logger)
-        for try await (id, name, events, dropped, time) in rows.decode((String, String, Int, Int, Date).self)
-        {
-            found.append(
-                RecordingSummary(id: id, name: name, events: events, dropped: dropped, updatedAt: time)
-            )
-        }
-        return found
-    }
-
-    private static func strings(
-        _ query: PostgresQuery,
-        _ connection: PostgresConnection,
-        _ logger: Logger
-    ) async throws -> [String] {
-        var found: [String] = []
-        for try await text in try await connection.query(query, logger: logger).decode(String.self) {
-            found.append(text)
-        }
-        return found
-    }
 }

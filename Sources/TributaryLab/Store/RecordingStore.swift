@@ -166,14 +166,24 @@ enum Recordings {
     /// What appending `batch` means, for every backend: given the recording as it is and what
     /// it holds of this recorder (`next`, the recorder's first event it lacks, and the
     /// recorder's `dropped` total), the events to store, the recorder's and the recording's
-    /// rows after them, and the answer; or the gap, when the batch begins after `next`.
+    /// rows after them, and the answer. A batch that begins after `next` changes nothing and
+    /// answers the gap.
     static func append(
         _ batch: RecordingIngestBatch,
         to before: RecordingSummary,
         recorder: (next: Int, dropped: Int),
         cap: Int
-    ) -> RecordingAppendPlan? {
-        guard batch.first <= recorder.next else { return nil }
+    ) -> RecordingAppendPlan {
+        guard batch.first <= recorder.next else {
+            return RecordingAppendPlan(
+                fresh: [],
+                first: before.events,
+                recorder: recorder,
+                recorderChanged: false,
+                recording: nil,
+                outcome: .gap(next: recorder.next)
+            )
+        }
         let unseen = batch.events.dropFirst(min(recorder.next - batch.first, batch.events.count))
         let fresh = unseen.prefix(max(0, cap - before.events))
         let recorderAfter = (next: recorder.next + fresh.count, dropped: max(recorder.dropped, batch.dropped))

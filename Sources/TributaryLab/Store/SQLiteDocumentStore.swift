@@ -9,8 +9,8 @@ import TributaryStreams
 /// ```swift
 /// let store = try SQLiteDocumentStore(path: LabPaths.defaultDatabase().path)
 /// ```
-public final class SQLiteDocumentStore: DocumentTables {
-    private let pool: DatabasePool
+public final class SQLiteDocumentStore: DocumentTables, PooledStore {
+    let pool: DatabasePool
     /// For the one-row read of a document's latest version, which every read of a document
     /// begins with.
     let inPlace: InPlaceReaders
@@ -179,18 +179,6 @@ public final class SQLiteDocumentStore: DocumentTables {
 
     // MARK: Helpers
 
-    private func read<Value: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> Value
-    ) async throws(DocumentStoreError) -> Value {
-        try await pool.access(reading: true, failure: DocumentStoreError.storage, body)
-    }
-
-    private func write<Value: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> Value
-    ) async throws(DocumentStoreError) -> Value {
-        try await pool.access(reading: false, failure: DocumentStoreError.storage, body)
-    }
-
     private static func insertVersion(_ db: Database, _ stored: SharedDocument, body: Data) throws {
         try db.execute(
             sql: "INSERT INTO versions (document_id, number, saved_at, author, body) VALUES (?, ?, ?, ?, ?)",
@@ -210,6 +198,38 @@ public final class SQLiteDocumentStore: DocumentTables {
             body: row["body"]
         )
     }
+}
+
+/// A store in a GRDB pool, whose failures of the database are its own error's `storage` case.
+protocol PooledStore {
+    associatedtype Failure: Error
+    var pool: DatabasePool { get }
+    /// The store's error for a failure of the database.
+    static func storage(_ reason: String) -> Failure
+}
+
+extension PooledStore {
+    /// What `body` returns, run on a reader's queue.
+    func read<Value: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> Value
+    ) async throws(Failure) -> Value {
+        try await pool.access(reading: true, failure: Self.storage, body)
+    }
+
+    /// What `body` returns, run on the writer's queue in one transaction.
+    func write<Value: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> Value
+    ) async throws(Failure) -> Value {
+        try await pool.access(reading: false, failure: Self.storage, body)
+    }
+}
+
+extension SQLiteDocumentStore {
+    static func storage(_ reason: String) -> DocumentStoreError { .storage(reason) }
+}
+
+extension SQLiteRecordingStore {
+    static func storage(_ reason: String) -> RecordingStoreError { .storage(reason) }
 }
 
 extension DatabasePool {

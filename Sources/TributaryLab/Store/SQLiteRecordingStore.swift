@@ -1,11 +1,11 @@
-public import Foundation
+import Foundation
 import GRDB
 import GRDBSQLite
-public import TributaryLabWire
+import TributaryLabWire
 
 /// A ``RecordingStore`` in the SQLite file of a ``SQLiteDocumentStore``, which hands it out as
 /// its ``SQLiteDocumentStore/recordings``.
-public struct SQLiteRecordingStore: RecordingStore {
+public struct SQLiteRecordingStore: RecordingTables, PooledStore {
     let pool: DatabasePool
 
     static func registerMigrations(_ migrator: inout DatabaseMigrator) {
@@ -39,76 +39,60 @@ public struct SQLiteRecordingStore: RecordingStore {
         }
     }
 
-    public func create(name: String) async throws(RecordingStoreError) -> RecordingSummary {
-        let made = Recordings.new(named: name)
-        let inserted = try await write { db in
-            try Self.insert(made, db)
+    func insert(_ made: RecordingSummary) async throws(RecordingStoreError) -> Bool {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO recordings (id, name, events, dropped, updated_at) VALUES (?, ?, 0, 0, ?)
+                    ON CONFLICT (name) DO NOTHING
+                    """,
+                arguments: [made.id, made.name, made.updatedAt.timeIntervalSince1970]
+            )
+            return db.changesCount > 0
         }
-        guard inserted else { throw .nameTaken(name) }
-        return made
     }
 
-    public func open(name: String) async throws(RecordingStoreError) -> RecordingSummary {
-        let made = Recordings.new(named: name)
-        let found = try await write { db in
-            _ = try Self.insert(made, db)
-            return try Self.summary(db, where: "name = ?", name)
-        }
-        guard let found else { throw .storage("the recording named \(name) vanished as it was made") }
-        return found
+    func summary(named name: String) async throws(RecordingStoreError) -> RecordingSummary? {
+        try await read { db in try Self.summary(db, where: "name = ?", name) }
     }
 
-    public func recording(_ id: String) async throws(RecordingStoreError) -> RecordingSummary {
-        let found = try await read { db in try Self.summary(db, where: "id = ?", id) }
-        guard let found else { throw .notFound(id: id) }
-        return found
+    func summary(_ id: String) async throws(RecordingStoreError) -> RecordingSummary? {
+        try await read { db in try Self.summary(db, where: "id = ?", id) }
     }
 
-    public func list(limit: Int) async throws(RecordingStoreError) -> [RecordingSummary] {
+    func summaries(count: Int) async throws(RecordingStoreError) -> [RecordingSummary] {
         try await read { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT * FROM recordings ORDER BY updated_at DESC, id DESC LIMIT ?",
-                arguments: [max(1, limit)]
+                arguments: [count]
             )
             .map(Self.summary)
         }
     }
 
-    public func events(
+    func bodies(
         _ id: String,
-        from first: Int,
-        limit: Int
-    ) async throws(RecordingStoreError) -> RecordingSlice {
-        let slice = try await read { db -> Result<RecordingSlice, RecordingStoreError> in
-            guard let recording = try Self.summary(db, where: "id = ?", id) else {
-                return .failure(.notFound(id: id))
-            }
-            return Result { () throws(RecordingStoreError) in
-                try Self.slice(recording, from: max(0, first), limit: limit, db)
-            }
+        from start: @escaping @Sendable (RecordingSummary) -> Int,
+        count: Int
+    ) async throws(RecordingStoreError) -> (recording: RecordingSummary, first: Int, bodies: [String])? {
+        try await read { db in
+            guard let recording = try Self.summary(db, where: "id = ?", id) else { return nil }
+            let first = start(recording)
+            let bodies = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT body FROM recording_events WHERE recording_id = ? AND number >= ?
+                    ORDER BY number LIMIT ?
+                    """,
+                arguments: [id, first, count]
+            )
+            return (recording, first, bodies)
         }
-        return try slice.get()
     }
 
-    public func latestEvents(_ id: String, limit: Int) async throws(RecordingStoreError) -> RecordingSlice {
-        let slice = try await read { db -> Result<RecordingSlice, RecordingStoreError> in
-            guard let recording = try Self.summary(db, where: "id = ?", id) else {
-                return .failure(.notFound(id: id))
-            }
-            return Result { () throws(RecordingStoreError) in
-                try Self.slice(recording, from: max(0, recording.events - limit), limit: limit, db)
-            }
-        }
-        return try slice.get()
-    }
-
-    public func events(
-        _ id: String,
-        lanes: Set<String>
-    ) async throws(RecordingStoreError) -> [RecordedLaneEvent] {
-        let lanes = Array(lanes)
-        let bodies = try await read { db -> [String]? in
+    func bodies(_ id: String, lanes: [String]) async throws(RecordingStoreError) -> [String]? {
+        try await read { db -> [String]? in
             guard try Self.summary(db, where: "id = ?", id) != nil else { return nil }
             guard !lanes.isEmpty else { return [] }
             return try String.fetchAll(
@@ -121,15 +105,10 @@ public struct SQLiteRecordingStore: RecordingStore {
                 arguments: StatementArguments([id] + lanes)
             )
         }
-        guard let bodies else { throw .notFound(id: id) }
-        var events: [RecordedLaneEvent] = []
-        events.reserveCapacity(bodies.count)
-        for body in bodies { events.append(try Recordings.event(from: body)) }
-        return events
     }
 
-    public func lanes(_ id: String) async throws(RecordingStoreError) -> [String] {
-        let lanes = try await read { db -> [String]? in
+    func laneNames(_ id: String) async throws(RecordingStoreError) -> [String]? {
+        try await read { db -> [String]? in
             guard try Self.summary(db, where: "id = ?", id) != nil else { return nil }
             return try String.fetchAll(
                 db,
@@ -137,44 +116,41 @@ public struct SQLiteRecordingStore: RecordingStore {
                 arguments: [id]
             )
         }
-        guard let lanes else { throw .notFound(id: id) }
-        return lanes
     }
 
-    public func next(_ id: String, recorder: UUID) async throws(RecordingStoreError) -> Int {
-        let next = try await read { db -> Int? in
+    func recorderNext(_ id: String, recorder: String) async throws(RecordingStoreError) -> Int?? {
+        try await read { db -> Int?? in
             guard try Self.summary(db, where: "id = ?", id) != nil else { return nil }
-            return try Int.fetchOne(
-                db,
-                sql: "SELECT next FROM recorders WHERE recording_id = ? AND recorder = ?",
-                arguments: [id, recorder.uuidString.lowercased()]
-            ) ?? 0
+            return .some(
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT next FROM recorders WHERE recording_id = ? AND recorder = ?",
+                    arguments: [id, recorder]
+                )
+            )
         }
-        guard let next else { throw .notFound(id: id) }
-        return next
     }
 
-    public func append(
-        _ batch: RecordingIngestBatch,
-        to id: String,
-        recorder: UUID,
-        cap: Int
-    ) async throws(RecordingStoreError) -> RecordingAppend {
-        let bodies = batch.events.map(Recordings.body(of:))
-        let recorder = recorder.uuidString.lowercased()
-        let outcome = try await write { db -> Result<RecordingAppend, RecordingStoreError> in
-            guard let before = try Self.summary(db, where: "id = ?", id) else {
-                return .failure(.notFound(id: id))
-            }
+    func remove(_ id: String) async throws(RecordingStoreError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM recordings WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    func store(_ pending: PendingAppend) async throws(RecordingStoreError) -> RecordingAppend? {
+        let (batch, bodies, id, recorder, cap) = (
+            pending.batch, pending.bodies, pending.id, pending.recorder, pending.cap
+        )
+        return try await write { db -> RecordingAppend? in
+            guard let before = try Self.summary(db, where: "id = ?", id) else { return nil }
             let row = try Row.fetchOne(
                 db,
                 sql: "SELECT next, dropped FROM recorders WHERE recording_id = ? AND recorder = ?",
                 arguments: [id, recorder]
             )
             let known: (next: Int, dropped: Int) = (row?["next"] ?? 0, row?["dropped"] ?? 0)
-            guard let plan = Recordings.append(batch, to: before, recorder: known, cap: cap) else {
-                return .success(.gap(next: known.next))
-            }
+            let plan = Recordings.append(batch, to: before, recorder: known, cap: cap)
             let insert = try db.makeStatement(
                 sql: "INSERT INTO recording_events (recording_id, number, lane, body) VALUES (?, ?, ?, ?)"
             )
@@ -198,32 +174,11 @@ public struct SQLiteRecordingStore: RecordingStore {
                     arguments: [after.events, after.dropped, after.updatedAt.timeIntervalSince1970, id]
                 )
             }
-            return .success(plan.outcome)
+            return plan.outcome
         }
-        return try outcome.get()
-    }
-
-    public func delete(_ id: String) async throws(RecordingStoreError) {
-        let deleted = try await write { db in
-            try db.execute(sql: "DELETE FROM recordings WHERE id = ?", arguments: [id])
-            return db.changesCount
-        }
-        if deleted == 0 { throw .notFound(id: id) }
     }
 
     // MARK: Helpers
-
-    /// Inserts `made` unless its name is taken; whether it did.
-    private static func insert(_ made: RecordingSummary, _ db: Database) throws -> Bool {
-        try db.execute(
-            sql: """
-                INSERT INTO recordings (id, name, events, dropped, updated_at) VALUES (?, ?, 0, 0, ?)
-                ON CONFLICT (name) DO NOTHING
-                """,
-            arguments: [made.id, made.name, made.updatedAt.timeIntervalSince1970]
-        )
-        return db.changesCount > 0
-    }
 
     private static func summary(
         _ db: Database,
@@ -245,42 +200,6 @@ public struct SQLiteRecordingStore: RecordingStore {
         )
     }
 
-    private static func slice(
-        _ recording: RecordingSummary,
-        from first: Int,
-        limit: Int,
-        _ db: Database
-    ) throws(RecordingStoreError) -> RecordingSlice {
-        let bodies: [String]
-        do {
-            bodies = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT body FROM recording_events WHERE recording_id = ? AND number >= ?
-                    ORDER BY number LIMIT ?
-                    """,
-                arguments: [recording.id, first, max(0, limit)]
-            )
-        } catch {
-            throw .storage("\(error)")
-        }
-        var events: [RecordedLaneEvent] = []
-        events.reserveCapacity(bodies.count)
-        for body in bodies { events.append(try Recordings.event(from: body)) }
-        return RecordingSlice(recording: recording, first: first, events: events)
-    }
-
-    private func read<Value: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> Value
-    ) async throws(RecordingStoreError) -> Value {
-        try await pool.access(reading: true, failure: RecordingStoreError.storage, body)
-    }
-
-    private func write<Value: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> Value
-    ) async throws(RecordingStoreError) -> Value {
-        try await pool.access(reading: false, failure: RecordingStoreError.storage, body)
-    }
 }
 
 /// Inserts a batch's rows through SQLite's own calls on one prepared statement: a batch holds up
