@@ -358,15 +358,10 @@ public enum LabPaths {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
         #if canImport(Darwin)
-            let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+            base(.applicationSupportDirectory).appending(path: "tributary/lab.sqlite")
         #else
-            let base =
-                environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-                ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appending(
-                    path: ".local/share"
-                )
+            base("XDG_DATA_HOME", or: ".local/share", environment).appending(path: "tributary/lab.sqlite")
         #endif
-        return base.appending(path: "tributary/lab.sqlite")
     }
 
     /// `$XDG_CACHE_HOME/tributary/images`, else `~/.cache/tributary/images`; on Apple platforms,
@@ -375,12 +370,26 @@ public enum LabPaths {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
         #if canImport(Darwin)
-            let base = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+            base(.cachesDirectory).appending(path: "tributary/images")
         #else
-            let base =
-                environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-                ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appending(path: ".cache")
+            base("XDG_CACHE_HOME", or: ".cache", environment).appending(path: "tributary/images")
         #endif
-        return base.appending(path: "tributary/images")
     }
+
+    #if canImport(Darwin)
+        /// The user's folder of that kind.
+        private static func base(_ directory: FileManager.SearchPathDirectory) -> URL {
+            FileManager.default.urls(for: directory, in: .userDomainMask)[0]
+        }
+    #else
+        /// The folder an XDG base directory variable names, else `fallback` under `HOME`.
+        private static func base(
+            _ variable: String,
+            or fallback: String,
+            _ environment: [String: String]
+        ) -> URL {
+            environment[variable].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appending(path: fallback)
+        }
+    #endif
 }

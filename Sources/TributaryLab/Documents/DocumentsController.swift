@@ -134,9 +134,7 @@ struct DocumentsController {
     /// elsewhere cannot send without the browser asking first; `413` past `limit`; `400` for a
     /// body whose chunks cannot be read, or that is not JSON.
     static func json(of request: Request, limit: Int) async throws -> Data {
-        let type = request.headers[.contentType]?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
-        guard type == "application/json" else {
+        guard request.mediaType == "application/json" else {
             throw LabError(
                 status: .unsupportedMediaType,
                 code: "notJSON",

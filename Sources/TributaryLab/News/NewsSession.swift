@@ -99,9 +99,9 @@ final class NewsSession {
             let category = message.category.flatMap(NewsCategory.init(rawValue:))
             sourcesInput = message.seq ?? sourcesInput
             let model = sources ?? startSources()
-            if model.country != country { model.country = country }
-            if model.category != category { model.category = category }
-            if model.searchText != message.searchText ?? "" { model.searchText = message.searchText ?? "" }
+            Self.set(\.country, of: model, to: country)
+            Self.set(\.category, of: model, to: category)
+            Self.set(\.searchText, of: model, to: message.searchText ?? "")
             afterModelsReact { $0.pushSources() }
         case "refreshSources":
             sources?.refresh()
@@ -114,46 +114,69 @@ final class NewsSession {
     /// Shows a NewsAPI feed, in place of any RSS or Atom feed read so far.
     private func show(_ feed: ArticlesViewModel.Feed, searchText: String) {
         feedReader = nil
-        if let articles {
-            if articles.feed != feed { articles.feed = feed }
-            if articles.searchText != searchText { articles.searchText = searchText }
-        } else {
-            let model = ArticlesViewModel(
-                feed: feed,
-                searchText: searchText,
-                client: news.client,
-                scheduler: news.scheduler,
-                debounce: news.debounceStride
+        let model =
+            articles
+            ?? list(
+                ArticlesViewModel(
+                    feed: feed,
+                    searchText: searchText,
+                    client: news.client,
+                    scheduler: news.scheduler,
+                    debounce: news.debounceStride
+                ),
+                observing: {
+                    _ = (
+                        $0.state, $0.articles, $0.errorMessage, $0.totalResults, $0.queryIssue, $0.canLoadMore
+                    )
+                },
+                push: { $0.pushArticles() }
             )
-            articles = model
-            listWatch = watch({ [weak model] in
-                _ = model.map {
-                    ($0.state, $0.articles, $0.errorMessage, $0.totalResults, $0.queryIssue, $0.canLoadMore)
-                }
-            }) { $0.pushArticles() }
-        }
+        articles = model
+        Self.set(\.feed, of: model, to: feed)
+        Self.set(\.searchText, of: model, to: searchText)
         afterModelsReact { $0.pushArticles() }
     }
 
     /// Reads an RSS or Atom feed, in place of any NewsAPI feed shown so far.
     private func read(_ url: URL, searchText: String) {
         articles = nil
-        if let feedReader {
-            if feedReader.url != url { feedReader.url = url }
-            if feedReader.searchText != searchText { feedReader.searchText = searchText }
-        } else {
-            let model = FeedViewModel(
-                url: url,
-                searchText: searchText,
-                client: news.client,
-                scheduler: news.scheduler
+        let model =
+            feedReader
+            ?? list(
+                FeedViewModel(
+                    url: url,
+                    searchText: searchText,
+                    client: news.client,
+                    scheduler: news.scheduler
+                ),
+                observing: { _ = ($0.state, $0.entries, $0.errorMessage, $0.document, $0.searchText) },
+                push: { $0.pushFeed() }
             )
-            feedReader = model
-            listWatch = watch({ [weak model] in
-                _ = model.map { ($0.state, $0.entries, $0.errorMessage, $0.document, $0.searchText) }
-            }) { $0.pushFeed() }
-        }
+        feedReader = model
+        Self.set(\.url, of: model, to: url)
+        Self.set(\.searchText, of: model, to: searchText)
         afterModelsReact { $0.pushFeed() }
+    }
+
+    /// `model`, made the list shown: `push` sends its state after each change of what
+    /// `observing` reads of it.
+    private func list<Model: AnyObject>(
+        _ model: Model,
+        observing read: @escaping (Model) -> Void,
+        push: @escaping (NewsSession) -> Void
+    ) -> Model {
+        listWatch = watch({ [weak model] in model.map(read) }, with: push)
+        return model
+    }
+
+    /// Sets a model's input only when it differs, so that an unchanged input starts no new
+    /// request.
+    private static func set<Model: AnyObject, Value: Equatable>(
+        _ input: ReferenceWritableKeyPath<Model, Value>,
+        of model: Model,
+        to value: Value
+    ) {
+        if model[keyPath: input] != value { model[keyPath: input] = value }
     }
 
     private func startSources() -> SourcesViewModel {
@@ -212,21 +235,13 @@ final class NewsSession {
                 image: article.urlToImage.map { news.thumbnail(of: $0) }
             )
         }
-        deliver(
-            "articles",
-            NewsSocket.Articles(
-                seq: articlesInput,
-                state: state,
-                refreshing: model.isRefreshing,
-                loadingMore: model.state.isLoading && model.isLoadingMore,
-                searchText: shownQuery,
-                unfinishedQuery: unfinished,
-                articles: shown,
-                error: error,
-                canLoadMore: model.canLoadMore,
-                totalResults: model.totalResults
-            )
-        )
+        deliverList(shown, state: state, error: error, refreshing: model.isRefreshing) {
+            $0.loadingMore = model.state.isLoading && model.isLoadingMore
+            $0.searchText = shownQuery
+            $0.unfinishedQuery = unfinished
+            $0.canLoadMore = model.canLoadMore
+            $0.totalResults = model.totalResults
+        }
     }
 
     private func pushFeed() {
@@ -243,21 +258,35 @@ final class NewsSession {
                 image: entry.image.map { news.thumbnail(of: $0) }
             )
         }
-        deliver(
-            "articles",
-            NewsSocket.Articles(
-                seq: articlesInput,
-                state: state,
-                refreshing: model.isRefreshing,
-                loadingMore: false,
-                searchText: model.searchText,
-                unfinishedQuery: nil,
-                articles: shown,
-                error: error,
-                canLoadMore: false,
-                totalResults: model.document?.entries.count ?? 0
-            )
+        deliverList(shown, state: state, error: error, refreshing: model.isRefreshing) {
+            $0.searchText = model.searchText
+            $0.totalResults = model.document?.entries.count ?? 0
+        }
+    }
+
+    /// Sends the list shown, whichever kind of feed it is: `shown` in `state`, with what `more`
+    /// sets of the rest (by default, no more to load and no query pending).
+    private func deliverList(
+        _ shown: [NewsSocket.Article],
+        state: String,
+        error: String?,
+        refreshing: Bool,
+        _ more: (inout NewsSocket.Articles) -> Void
+    ) {
+        var list = NewsSocket.Articles(
+            seq: articlesInput,
+            state: state,
+            refreshing: refreshing,
+            loadingMore: false,
+            searchText: "",
+            unfinishedQuery: nil,
+            articles: shown,
+            error: error,
+            canLoadMore: false,
+            totalResults: 0
         )
+        more(&list)
+        deliver("articles", list)
     }
 
     private func pushSources() {

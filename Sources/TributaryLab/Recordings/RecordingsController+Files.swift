@@ -94,9 +94,7 @@ extension RecordingsController {
     /// The first wrong line ends it with `422 invalidRecordingFile`, naming the line, and
     /// whatever of the file was stored is deleted: a refused file leaves nothing.
     @Sendable func importFile(_ request: Request, context: LabRequestContext) async throws -> Response {
-        let type = request.headers[.contentType]?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
-        guard type == "application/x-ndjson" else {
+        guard request.mediaType == "application/x-ndjson" else {
             throw LabError(
                 status: .unsupportedMediaType,
                 code: "notRecordingFile",
