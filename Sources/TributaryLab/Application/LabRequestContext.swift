@@ -5,6 +5,7 @@ import NIOCore
 import Synchronization
 import Tributary
 import TributaryLabWire
+import TributaryStreams
 
 /// The context of every request the lab answers, WebSocket upgrades included: where the
 /// request came from, and what its credentials let it do once ``LabAuthenticator`` has read
@@ -71,8 +72,28 @@ struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocket
     /// of 16 KiB, every 50 ms or as fast as the lab stores them.
     static let recorderFramesPerSecond = 8_192
 
-    /// The largest body a route decodes; the lab's own limit is checked where bodies are read.
-    var maxUploadSize: Int { 1 << 20 }
+    /// The largest body `request.decode(as:context:)` reads: 1 MiB unless the route says
+    /// otherwise with ``limitingBodies(to:)``.
+    private(set) var maxUploadSize = 1 << 20
+    /// Reads bodies within the lab's limits.
+    var requestDecoder: LabRequestDecoder { LabRequestDecoder() }
+    /// Writes answers in the lab's JSON.
+    var responseEncoder: LabResponseEncoder { LabResponseEncoder() }
+
+    /// How deep a body `request.decode(as:context:)` reads may nest arrays and objects.
+    private(set) var maxBodyNesting = StreamDocument.maximumNesting
+
+    /// The context for a route whose bodies may hold up to `bytes`, nested at most `nesting`
+    /// deep.
+    func limitingBodies(
+        to bytes: Int,
+        nesting: Int = StreamDocument.maximumNesting
+    ) -> LabRequestContext {
+        var context = self
+        context.maxUploadSize = bytes
+        context.maxBodyNesting = nesting
+        return context
+    }
 
     /// The route's `:id`, when it is an id: the one place a path's id is checked. No id of
     /// another form names anything, so a route answers one with `404`.

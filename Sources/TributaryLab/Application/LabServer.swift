@@ -184,12 +184,12 @@ public struct LabServer: Sendable {
         if let documentation = configuration.documentation {
             router.add(middleware: DocumentationMiddleware(archive: documentation))
         }
-        router.get("api/health") { _, _ in LabJSON.response(["status": "ok"]) }
+        router.get("api/health") { _, _ in ["status": "ok"] }
         // Whether this browser has the session, so that a page can say why what needs it fails.
         // And whether the package's documentation is served at /docs, for the pages' top bar.
         let documented = configuration.documentation != nil
         router.group().add(middleware: authenticator(required: false)).get("api/session") { _, context in
-            LabJSON.response(["signedIn": context.access != .anonymous, "documentation": documented])
+            ["signedIn": context.access != .anonymous, "documentation": documented]
         }
         let signedIn = authenticator(required: true)
         router.addRoutes(

@@ -30,22 +30,25 @@ struct DocumentsController {
         return routes
     }
 
-    @Sendable func list(_ request: Request, context: LabRequestContext) async throws -> Response {
+    @Sendable func list(_ request: Request, context: LabRequestContext) async throws -> DocumentList {
         let limit = request.uri.queryParameters["limit"].map { Int($0) ?? -1 } ?? 20
         guard (1...100).contains(limit) else {
             throw LabError.badRequest("badLimit", "limit must be from 1 to 100.")
         }
         let cursor = request.uri.queryParameters["cursor"].map(String.init)
-        return LabJSON.response(try await service.list(limit: limit, after: cursor))
+        return try await service.list(limit: limit, after: cursor)
     }
 
-    @Sendable func create(_ request: Request, context: LabRequestContext) async throws -> Response {
-        let document = try await Self.document(of: request, limit: maximumBodySize)
+    @Sendable func create(
+        _ request: Request,
+        context: LabRequestContext
+    ) async throws -> EditedResponse<SharedDocument> {
+        let document = try await request.decode(as: StreamDocument.self, context: bodies(context))
         let created = try await service.create(document, author: request.headers[.author])
-        return LabJSON.response(
-            created,
+        return EditedResponse(
             status: .created,
-            headers: [.location: "/api/streams/\(created.id)", .eTag: "\"1\""]
+            headers: [.location: "/api/streams/\(created.id)", .eTag: "\"1\""],
+            response: created
         )
     }
 
@@ -63,7 +66,10 @@ struct DocumentsController {
         )
     }
 
-    @Sendable func save(_ request: Request, context: LabRequestContext) async throws -> Response {
+    @Sendable func save(
+        _ request: Request,
+        context: LabRequestContext
+    ) async throws -> EditedResponse<SharedDocument> {
         let id = try Self.id(context)
         guard let match = request.headers[.ifMatch] else {
             throw LabError(
@@ -82,7 +88,7 @@ struct DocumentsController {
         } else {
             throw LabError.badRequest("badVersion", "If-Match names no version.")
         }
-        let document = try await Self.document(of: request, limit: maximumBodySize)
+        let document = try await request.decode(as: StreamDocument.self, context: bodies(context))
         do throws(DocumentStoreError) {
             let saved = try await service.save(
                 id,
@@ -90,33 +96,42 @@ struct DocumentsController {
                 baseVersion: base,
                 author: request.headers[.author]
             )
-            return LabJSON.response(saved, headers: [.eTag: "\"\(saved.version)\""])
+            return EditedResponse(headers: [.eTag: "\"\(saved.version)\""], response: saved)
         } catch {
             guard case .conflict(let current) = error else { throw error }
-            return LabJSON.response(
-                current,
+            return EditedResponse(
                 status: .preconditionFailed,
-                headers: [.eTag: "\"\(current.version)\""]
+                headers: [.eTag: "\"\(current.version)\""],
+                response: current
             )
         }
     }
 
-    @Sendable func delete(_ request: Request, context: LabRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: LabRequestContext) async throws -> HTTPResponse.Status
+    {
         try await service.delete(try Self.id(context))
-        return Response(status: .noContent)
+        return .noContent
     }
 
-    @Sendable func versions(_ request: Request, context: LabRequestContext) async throws -> Response {
-        let versions = try await service.versions(try Self.id(context))
-        return LabJSON.response(DocumentVersions(versions: versions))
+    @Sendable func versions(_ request: Request, context: LabRequestContext) async throws -> DocumentVersions {
+        DocumentVersions(versions: try await service.versions(try Self.id(context)))
     }
 
-    @Sendable func version(_ request: Request, context: LabRequestContext) async throws -> Response {
+    @Sendable func version(
+        _ request: Request,
+        context: LabRequestContext
+    ) async throws -> EditedResponse<SharedDocument> {
         let version = try await service.version(try Self.versionNumber(context), of: try Self.id(context))
-        return LabJSON.response(version, headers: [.eTag: "\"\(version.version)\""])
+        return EditedResponse(headers: [.eTag: "\"\(version.version)\""], response: version)
     }
 
     // MARK: Pieces of the routes
+
+    /// The context in which this controller's bodies are read: documents of up to the lab's
+    /// body size.
+    func bodies(_ context: LabRequestContext) -> LabRequestContext {
+        context.limitingBodies(to: maximumBodySize)
+    }
 
     /// The route's `:number`, a version from 1.
     static func versionNumber(_ context: LabRequestContext) throws(LabError) -> Int {
@@ -128,80 +143,6 @@ struct DocumentsController {
 
     static func id(_ context: LabRequestContext) throws(LabError) -> DocumentID {
         try context.requireDocumentID(naming: "such document")
-    }
-
-    /// The request's body as JSON: `415` unless it says `application/json`, which a page
-    /// elsewhere cannot send without the browser asking first; `413` past `limit`; `400` for a
-    /// body whose chunks cannot be read, or that is not JSON.
-    static func json(of request: Request, limit: Int) async throws -> Data {
-        guard request.mediaType == "application/json" else {
-            throw LabError(
-                status: .unsupportedMediaType,
-                code: "notJSON",
-                message: "The body must be JSON, sent as Content-Type: application/json."
-            )
-        }
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
-            throw tooLarge(limit)
-        }
-        let bytes: ByteBuffer
-        do {
-            // A body that stops arriving holds its connection no longer than this.
-            bytes = try await withTimeLimit(
-                bodyTimeout,
-                else: LabError(
-                    status: .requestTimeout,
-                    code: "bodyTimeout",
-                    message: "The body did not arrive within \(bodyTimeout)."
-                )
-            ) { try await request.body.collect(upTo: limit) }
-        } catch let error as LabError {
-            throw error
-        } catch is NIOTooManyBytesError {
-            throw tooLarge(limit)
-        } catch is HTTPParserError {
-            throw LabError.badRequest(
-                "malformedBody",
-                "The body cannot be read: its chunked encoding is malformed."
-            )
-        }
-        let data = Data(bytes.readableBytesView)
-        guard !data.contains(0) else {
-            throw LabError.badRequest(
-                "notUTF8",
-                "The body is read as UTF-8 JSON; this one holds NUL bytes, as UTF-16 and UTF-32 text does."
-            )
-        }
-        // Bounded before anything parses it: no document nests deeper.
-        guard !JSONNesting.exceeds(data, limit: StreamDocument.maximumNesting) else {
-            throw LabError.badRequest(
-                "tooDeep",
-                "The body nests arrays and objects more than \(StreamDocument.maximumNesting) levels deep."
-            )
-        }
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw LabError.badRequest("malformedJSON", "The body is not JSON: \(error.localizedDescription)")
-        }
-        return data
-    }
-
-    /// How long a body may take to arrive.
-    static let bodyTimeout = Duration.seconds(30)
-
-    static func tooLarge(_ limit: Int) -> LabError {
-        LabError(
-            status: .contentTooLarge,
-            code: "tooLarge",
-            message: "The body is larger than the \(limit.formatted(.byteCount(style: .binary))) limit."
-        )
-    }
-
-    /// The request's body as a valid stream document; `422` with the path for one that breaks a
-    /// rule.
-    static func document(of request: Request, limit: Int) async throws -> StreamDocument {
-        try StreamDocument.decode(try await json(of: request, limit: limit))
     }
 
     /// The version numbers an `If-Match` or `If-None-Match` value names: `"3"`, `W/"3"`, lists.

@@ -25,8 +25,8 @@ struct PagesController {
         routes.get("favicon.ico") { request, _ in
             assets.response("favicon.svg", to: request) ?? Response(status: .notFound)
         }
-        routes.get("api/examples") { _, _ in LabJSON.response(["examples": StreamExamples.bundled]) }
-        routes.get("api/operators") { _, _ in LabJSON.response(["operators": StreamOperator.catalogue]) }
+        routes.get("api/examples") { _, _ in ["examples": StreamExamples.bundled] }
+        routes.get("api/operators") { _, _ in ["operators": StreamOperator.catalogue] }
         return routes
     }
 

@@ -93,7 +93,10 @@ extension RecordingsController {
     /// stored as a new recording, named as the file names it — `name (2)` when that is taken.
     /// The first wrong line ends it with `422 invalidRecordingFile`, naming the line, and
     /// whatever of the file was stored is deleted: a refused file leaves nothing.
-    @Sendable func importFile(_ request: Request, context: LabRequestContext) async throws -> Response {
+    @Sendable func importFile(
+        _ request: Request,
+        context: LabRequestContext
+    ) async throws -> EditedResponse<RecordingSummary> {
         guard request.mediaType == "application/x-ndjson" else {
             throw LabError(
                 status: .unsupportedMediaType,
@@ -113,10 +116,10 @@ extension RecordingsController {
         }
         let importer = RecordingImporter(service: service, limit: limit)
         let imported = try await importer.run(request.body)
-        return LabJSON.response(
-            imported,
+        return EditedResponse(
             status: .created,
-            headers: [.location: "/api/recordings/\(imported.id)"]
+            headers: [.location: "/api/recordings/\(imported.id)"],
+            response: imported
         )
     }
 

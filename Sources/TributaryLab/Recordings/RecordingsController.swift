@@ -49,24 +49,28 @@ struct RecordingsController {
         return routes
     }
 
-    @Sendable func list(_ request: Request, context: LabRequestContext) async throws -> Response {
-        let recordings = try await service.store.list(limit: Self.listSize)
-        return LabJSON.response(["recordings": recordings])
+    @Sendable func list(
+        _ request: Request,
+        context: LabRequestContext
+    ) async throws -> [String: [RecordingSummary]] {
+        ["recordings": try await service.store.list(limit: Self.listSize)]
     }
 
-    @Sendable func create(_ request: Request, context: LabRequestContext) async throws -> Response {
+    @Sendable func create(
+        _ request: Request,
+        context: LabRequestContext
+    ) async throws -> EditedResponse<[String: String]> {
         struct Body: Decodable { var name: String }
-        let data = try await DocumentsController.json(of: request, limit: maximumBodySize)
-        guard !JSONNesting.exceeds(data, limit: 4),
-            let body = try? JSONDecoder().decode(Body.self, from: data)
-        else {
-            throw LabError.badRequest("badRecording", "A recording is made with {\"name\": \"…\"}.")
-        }
+        let body = try await request.decode(
+            as: Body.self,
+            context: context.limitingBodies(to: maximumBodySize, nesting: 4),
+            else: LabError.badRequest("badRecording", "A recording is made with {\"name\": \"…\"}.")
+        )
         let made = try await service.create(name: body.name)
         return Self.created(made.id, at: "/api/recordings/\(made.id)")
     }
 
-    @Sendable func read(_ request: Request, context: LabRequestContext) async throws -> Response {
+    @Sendable func read(_ request: Request, context: LabRequestContext) async throws -> RecordingPage {
         let id = try Self.id(context)
         let query = request.uri.queryParameters
         let limit = query["limit"].map { Int($0) ?? -1 } ?? Self.pageSize
@@ -111,7 +115,7 @@ struct RecordingsController {
             events: events,
             next: end < slice.recording.events && !events.isEmpty ? end - 1 : nil
         )
-        return LabJSON.response(page)
+        return page
     }
 
     @Sendable func delete(_ request: Request, context: LabRequestContext) async throws -> Response {
@@ -121,19 +125,25 @@ struct RecordingsController {
 
     /// `{"lanes": ["a", "b"], "frame": 0.1}`: a new stream document of the lanes, answered
     /// with its id.
-    @Sendable func document(_ request: Request, context: LabRequestContext) async throws -> Response {
+    @Sendable func document(
+        _ request: Request,
+        context: LabRequestContext
+    ) async throws -> EditedResponse<[String: String]> {
         struct Body: Decodable {
             var lanes: [String]
             var frame: Double?
         }
         let id = try Self.id(context)
-        let data = try await DocumentsController.json(of: request, limit: maximumBodySize)
-        guard !JSONNesting.exceeds(data, limit: 4),
-            let body = try? JSONDecoder().decode(Body.self, from: data),
-            !body.lanes.isEmpty
-        else {
-            throw LabError.badRequest("badRequest", "Name the lanes to draw, as {\"lanes\": [\"a\", \"b\"]}.")
-        }
+        let refusal = LabError.badRequest(
+            "badRequest",
+            "Name the lanes to draw, as {\"lanes\": [\"a\", \"b\"]}."
+        )
+        let body = try await request.decode(
+            as: Body.self,
+            context: context.limitingBodies(to: maximumBodySize, nesting: 4),
+            else: refusal
+        )
+        guard !body.lanes.isEmpty else { throw refusal }
         _ = try Self.checked(frame: body.frame)
         let recorded = try await Self.recorded(body.lanes, in: id, service.store)
         let document = try RecordingDocument.make(
@@ -205,8 +215,8 @@ struct RecordingsController {
     }
 
     /// `201 {"id"}`, saying where the new thing is.
-    static func created(_ id: String, at location: String) -> Response {
-        LabJSON.response(["id": id], status: .created, headers: [.location: location])
+    static func created(_ id: String, at location: String) -> EditedResponse<[String: String]> {
+        EditedResponse(status: .created, headers: [.location: location], response: ["id": id])
     }
 
     /// The recording, its lanes named in `names` (all when nil or empty) and their events.

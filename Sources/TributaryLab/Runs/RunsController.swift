@@ -45,7 +45,10 @@ struct RunsController {
     }
 
     @Sendable func run(_ request: Request, context: LabRequestContext) async throws -> Response {
-        let document = try await DocumentsController.document(of: request, limit: maximumBodySize)
+        let document = try await request.decode(
+            as: StreamDocument.self,
+            context: context.limitingBodies(to: maximumBodySize)
+        )
         let budget = budget
         let body = try await execute { () throws(LabError) -> Data in
             try Self.runBody(of: document, budget: budget)
@@ -146,7 +149,12 @@ struct RunsController {
     }
 
     @Sendable func diagram(_ request: Request, context: LabRequestContext) async throws -> Response {
-        try await svg(try await DocumentsController.document(of: request, limit: maximumBodySize))
+        try await svg(
+            try await request.decode(
+                as: StreamDocument.self,
+                context: context.limitingBodies(to: maximumBodySize)
+            )
+        )
     }
 
     @Sendable func storedDiagram(_ request: Request, context: LabRequestContext) async throws -> Response {
@@ -188,15 +196,14 @@ struct RunsController {
             var id: String?
             var values: [String: StreamValue]?
         }
-        let data = try await DocumentsController.json(of: request, limit: Self.maximumMarbles + 1_024)
-        guard !JSONNesting.exceeds(data, limit: StreamDocument.maximumNesting),
-            let given = try? JSONDecoder().decode(Marbles.self, from: data)
-        else {
-            throw LabError.badRequest(
+        let given = try await request.decode(
+            as: Marbles.self,
+            context: context.limitingBodies(to: Self.maximumMarbles + 1_024),
+            else: LabError.badRequest(
                 "malformedJSON",
                 "The body is {\"marbles\": \"-a-b|\", \"frame\": seconds, \"id\": name, \"values\": {\"a\": value}}."
             )
-        }
+        )
         guard given.marbles.utf8.count <= Self.maximumMarbles else {
             throw LabError(
                 status: .contentTooLarge,
