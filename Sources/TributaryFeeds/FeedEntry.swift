@@ -68,12 +68,19 @@ public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
         case unsupported(reason: String)
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// The line of the document where it went wrong, from 1.
     public var line: Int
     /// The column, from 1.
     public var column: Int
 
+    /// Creates an error at a place in the document.
+    ///
+    /// - Parameters:
+    ///   - kind: What went wrong.
+    ///   - line: The line of the document where it went wrong, from 1.
+    ///   - column: The column, from 1.
     public init(_ kind: Kind, line: Int, column: Int) {
         self.kind = kind
         self.line = line

@@ -163,10 +163,13 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
 
     // MARK: XMLParserDelegate
 
+    /// Forwards the start of the document to the existing delegate.
     public func parserDidStartDocument(_ parser: XMLParser) {
         existing?.forwardDidStartDocument(parser)
     }
 
+    /// Finishes ``entries`` after forwarding the end of the document, or fails them when the
+    /// document had no root element.
     public func parserDidEndDocument(_ parser: XMLParser) {
         existing?.forwardDidEndDocument(parser)
         if kind == nil {
@@ -176,6 +179,8 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         }
     }
 
+    /// Reads the start of an element after forwarding it: the root says whether the document is a
+    /// feed, an `item` or `entry` opens an entry, and attributes give links and pictures.
     public func parser(
         _ parser: XMLParser,
         didStartElement elementName: String,
@@ -348,17 +353,22 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
     /// `text` with the characters that are markup in HTML escaped.
     private static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
 
+    /// Adds text to the element being read after forwarding it; inside XHTML content it is
+    /// escaped, as markup.
     public func parser(_ parser: XMLParser, foundCharacters string: String) {
         existing?.forwardCharacters(parser, string)
         text += xhtmlDepth == nil ? string : Self.escaped(string)
     }
 
+    /// Adds a CDATA block to the element being read, as text, after forwarding it.
     public func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
         existing?.forwardCDATA(parser, CDATABlock)
         let string = String(decoding: CDATABlock, as: UTF8.self)
         text += xhtmlDepth == nil ? string : Self.escaped(string)
     }
 
+    /// Reads the end of an element after forwarding it: its text goes to the entry or the feed,
+    /// and the end of an entry publishes the entry.
     public func parser(
         _ parser: XMLParser,
         didEndElement elementName: String,
@@ -458,6 +468,8 @@ public final class FeedPublicist: NSObject, XMLParserDelegate, @unchecked Sendab
         }
     }
 
+    /// Fails ``entries`` with a ``FeedError`` that says where the XML broke, after forwarding the
+    /// error.
     public func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         existing?.forwardError(parser, parseError)
         guard !lock.withLock({ isDetached }) else { return }

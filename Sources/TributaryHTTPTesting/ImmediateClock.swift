@@ -15,10 +15,12 @@ public final class ImmediateClock: Clock, Sendable {
         /// The time since the clock was made.
         public var offset: Duration
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant {
             Instant(offset: offset + duration)
         }
 
+        /// The time from this instant to `other`.
         public func duration(to other: Instant) -> Duration {
             other.offset - offset
         }
@@ -38,8 +40,10 @@ public final class ImmediateClock: Clock, Sendable {
     /// Creates a clock at time zero.
     public init() {}
 
+    /// The clock's time, moved only by sleeps and ``advance(by:)``.
     public var now: Instant { state.withLock { $0.now } }
 
+    /// Zero: the clock's time is exact.
     public var minimumResolution: Duration { .zero }
 
     /// Every sleep asked for so far, in order.
@@ -50,6 +54,8 @@ public final class ImmediateClock: Clock, Sendable {
         state.withLock { $0.now = $0.now.advanced(by: duration) }
     }
 
+    /// Returns at once, recording the time from now to `deadline` as a sleep and moving the
+    /// clock forward to `deadline`; throws `CancellationError` when the task is cancelled.
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
         state.withLock { state in

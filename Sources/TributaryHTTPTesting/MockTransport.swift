@@ -69,6 +69,7 @@ public final class MockTransport: HTTPTransporting {
     }
 }
 
+/// Answers for a ``MockTransport`` to give, written short.
 extension Result where Success == TransportResponse, Failure == TransportFailure {
     /// A response with `status`, `headers` and `body`.
     public static func status(

@@ -10,11 +10,16 @@
 public struct Bitmap: Sendable, Hashable {
     /// One pixel's channels.
     public struct Pixel: Sendable, Hashable {
+        /// Red, from 0 to 255.
         public var red: UInt8
+        /// Green, from 0 to 255.
         public var green: UInt8
+        /// Blue, from 0 to 255.
         public var blue: UInt8
+        /// Opacity, from 0 (transparent) to 255 (opaque); the colours are not premultiplied by it.
         public var alpha: UInt8
 
+        /// Creates a pixel, opaque unless `alpha` says otherwise.
         public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
             self.red = red
             self.green = green

@@ -2,12 +2,19 @@ public import Foundation
 
 /// An image file format, recognised from the first bytes of its data.
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// JPEG.
     case jpeg
+    /// PNG.
     case png
+    /// GIF.
     case gif
+    /// WebP.
     case webp
+    /// BMP, the Windows bitmap.
     case bmp
+    /// HEIC: HEIF with a HEIC, HEVC or image-collection brand.
     case heic
+    /// AVIF: HEIF with AV1 images.
     case avif
 
     /// Recognises the format from the data's signature, without decoding anything.

@@ -12,7 +12,16 @@ public import Foundation
 public struct ImageRequest: Sendable {
     /// How soon the request should be served when downloads or decodes have to wait their turn.
     public enum Priority: Int, Sendable, Comparable, CaseIterable {
-        case veryLow, low, normal, high, veryHigh
+        /// The lowest priority.
+        case veryLow
+        /// Below normal.
+        case low
+        /// The default.
+        case normal
+        /// Above normal.
+        case high
+        /// The highest priority.
+        case veryHigh
 
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
@@ -33,7 +42,9 @@ public struct ImageRequest: Sendable {
     public var processors: [any ImageProcessing] {
         didSet { processorIdentifiers = processors.map(\.identifier) }
     }
+    /// How soon the request is served when downloads or decodes have to wait their turn.
     public var priority: Priority
+    /// How the request uses the memory and disk caches.
     public var cachePolicy: CachePolicy
     /// Identifies the data in place of the URL, for URLs that change while the image does not,
     /// such as signed URLs with an expiring query.
@@ -41,6 +52,15 @@ public struct ImageRequest: Sendable {
 
     private(set) var processorIdentifiers: [String]
 
+    /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - url: Where the image data is.
+    ///   - processors: Applied to the decoded image, in order.
+    ///   - priority: How soon the request is served when downloads or decodes have to wait.
+    ///   - cachePolicy: How the request uses the memory and disk caches.
+    ///   - cacheKey: Identifies the data in place of the URL, for URLs that change while the
+    ///     image does not.
     public init(
         url: URL,
         processors: [any ImageProcessing] = [],
@@ -67,8 +87,11 @@ public struct ImageRequest: Sendable {
 public struct ImageResponse: Sendable {
     /// Where a response was found.
     public enum Source: Sendable, Hashable {
+        /// The memory cache held the processed image.
         case memoryCache
+        /// The disk cache held the data, which was decoded and processed.
         case diskCache
+        /// The data loader fetched the data, which was decoded and processed.
         case network
     }
 
@@ -76,6 +99,7 @@ public struct ImageResponse: Sendable {
     public var image: Bitmap
     /// The request it answers.
     public var request: ImageRequest
+    /// Where the image was found.
     public var source: Source
     /// The original's format and full size, as its header stated; nil for a memory-cache hit.
     public var original: ImageHeader?
@@ -88,6 +112,11 @@ public struct ImageProgress: Sendable, Hashable {
     /// The length the server announced, if it did.
     public var total: Int?
 
+    /// Creates a progress report.
+    ///
+    /// - Parameters:
+    ///   - completed: Bytes received so far.
+    ///   - total: The length the server announced, or nil when it did not.
     public init(completed: Int, total: Int?) {
         self.completed = completed
         self.total = total

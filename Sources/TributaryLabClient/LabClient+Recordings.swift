@@ -6,9 +6,13 @@ public import TributaryLabWire
 
 /// A recording with its events, as `LaneEvent`s whose times count from the recorder's start.
 public struct Recording: Sendable, Equatable {
+    /// The lab's id for the recording.
     public var id: String
+    /// The recording's name, unique in the lab.
     public var name: String
+    /// How many events its recorders reported they could not keep.
     public var dropped: Int
+    /// Every event, in the order the lab stored them.
     public var events: [LaneEvent]
 
     /// The names of its lanes, in the order they first appear.

@@ -47,6 +47,13 @@ public struct LabClient: Sendable {
     /// When a failed request is tried again.
     public var retryPolicy: RetryPolicy
 
+    /// Makes a client of the lab at `baseURL`.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The lab's base URL.
+    ///   - token: The token writes need, or nil to only read.
+    ///   - transport: What carries the requests.
+    ///   - retryPolicy: When a failed request is tried again.
     public init(
         baseURL: URL,
         token: String?,

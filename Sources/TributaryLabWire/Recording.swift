@@ -18,6 +18,14 @@ public struct RecordingSummary: Sendable, Hashable, Codable {
     /// When an event was last stored, or when it was made.
     public var updatedAt: Date
 
+    /// Makes a recording's summary.
+    ///
+    /// - Parameters:
+    ///   - id: The lab's id for the recording.
+    ///   - name: The recording's name.
+    ///   - events: How many events it holds.
+    ///   - dropped: How many events its recorders could not keep.
+    ///   - updatedAt: When an event was last stored, or when it was made.
     public init(id: String, name: String, events: Int, dropped: Int, updatedAt: Date) {
         self.id = id
         self.name = name
@@ -36,13 +44,25 @@ public struct RecordingSummary: Sendable, Hashable, Codable {
 /// Events are numbered from 0 in the order they were stored; `next`, when there are more, is the
 /// number of the page's last event, to pass as `after` for the page that follows.
 public struct RecordingPage: Sendable, Equatable, Codable {
+    /// The lab's id for the recording.
     public var id: String
+    /// The recording's name.
     public var name: String
+    /// How many events its recorders reported they could not keep.
     public var dropped: Int
+    /// The page's events, in the order they were stored.
     public var events: [RecordedLaneEvent]
     /// The `after` of the next page; nil on the last.
     public var next: Int?
 
+    /// Makes a page of a recording's events.
+    ///
+    /// - Parameters:
+    ///   - id: The lab's id for the recording.
+    ///   - name: The recording's name.
+    ///   - dropped: How many events its recorders could not keep.
+    ///   - events: The page's events, in the order they were stored.
+    ///   - next: The `after` of the next page, or nil on the last.
     public init(id: String, name: String, dropped: Int, events: [RecordedLaneEvent], next: Int?) {
         self.id = id
         self.name = name

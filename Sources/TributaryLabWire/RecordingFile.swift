@@ -17,7 +17,9 @@ public struct RecordingFileHeader: Sendable, Hashable, Codable {
     /// The version of the format this lab writes and reads.
     public static let currentVersion = 1
 
+    /// The file's format; the lab reads only files that name ``formatName``.
     public var format: String
+    /// The version of the format the file is written in; this lab reads only ``currentVersion``.
     public var version: Int
     /// The recording's name.
     public var name: String
@@ -26,6 +28,12 @@ public struct RecordingFileHeader: Sendable, Hashable, Codable {
     /// How many events its recorders could not keep.
     public var dropped: Int
 
+    /// Makes the header of a file in this lab's format and version.
+    ///
+    /// - Parameters:
+    ///   - name: The recording's name.
+    ///   - events: How many events follow, one a line.
+    ///   - dropped: How many events its recorders could not keep.
     public init(name: String, events: Int, dropped: Int) {
         self.format = Self.formatName
         self.version = Self.currentVersion

@@ -16,13 +16,25 @@
 public struct RecordedLaneEvent: Sendable, Equatable, Codable {
     /// What happened to the subscription.
     public enum Kind: String, Sendable, Equatable, Codable, CaseIterable {
-        case subscribed, requested, value, finished, failed, cancelled
+        /// A subscriber subscribed through the lane.
+        case subscribed
+        /// The subscriber asked for more values, as many as `demand` says.
+        case requested
+        /// A value passed, described in `value`.
+        case value
+        /// The upstream finished.
+        case finished
+        /// The upstream failed, with the error described in `error`.
+        case failed
+        /// The subscriber cancelled.
+        case cancelled
     }
 
     /// The lane's name, as given to `lane(_:)`.
     public var lane: String
     /// Which subscription through the lane, numbered from 1 per lane.
     public var subscription: Int
+    /// What happened, as `subscribed`, `requested`, `value`, `finished`, `failed` or `cancelled`.
     public var kind: Kind
     /// The value's description, for `value` events.
     public var value: String?
@@ -39,6 +51,19 @@ public struct RecordedLaneEvent: Sendable, Equatable, Codable {
     /// True for a value whose structure was over the limits, and so kept as its description only.
     public var cut: Bool?
 
+    /// Makes an event; give `value`, `error` and `demand` for the kinds that carry them.
+    ///
+    /// - Parameters:
+    ///   - lane: The lane's name.
+    ///   - subscription: Which subscription through the lane, numbered from 1 per lane.
+    ///   - kind: What happened.
+    ///   - value: The value's description, for `value` events.
+    ///   - error: The error's description, for `failed` events.
+    ///   - demand: The demand asked for, for `requested` events.
+    ///   - t: Seconds since the recorder began.
+    ///   - source: Where the lane was attached, as `file:line`.
+    ///   - structure: For a value through a lane that keeps structure, the value as JSON text.
+    ///   - cut: True when the value's structure was over the limits.
     public init(
         lane: String,
         subscription: Int,
@@ -66,7 +91,9 @@ public struct RecordedLaneEvent: Sendable, Equatable, Codable {
 
 /// A demand as recorded: a number, or `"unlimited"` in JSON.
 public enum RecordedDemand: Sendable, Equatable, Codable {
+    /// A demand for this many more values, written as the number.
     case max(Int)
+    /// A demand with no limit, written as `"unlimited"`.
     case unlimited
 
     public init(from decoder: any Decoder) throws {
@@ -111,11 +138,21 @@ public enum RecordedDemand: Sendable, Equatable, Codable {
 /// stored, and skips what it already holds. `dropped` is the recorder's running total of events
 /// it could not keep.
 public struct RecordingIngestBatch: Sendable, Equatable, Codable {
+    /// The message's kind, `events`: the lab refuses any other.
     public var type: String = "events"
+    /// The number of the batch's first event in the recorder's own sequence, from 0.
     public var first: Int
+    /// The batch's events, in order, the first of them numbered `first`.
     public var events: [RecordedLaneEvent]
+    /// The recorder's running total of events it could not keep.
     public var dropped: Int
 
+    /// Makes a batch of type `events`.
+    ///
+    /// - Parameters:
+    ///   - first: The number of the batch's first event in the recorder's own sequence, from 0.
+    ///   - events: The batch's events, in order.
+    ///   - dropped: The recorder's running total of events it could not keep.
     public init(first: Int, events: [RecordedLaneEvent], dropped: Int) {
         self.first = first
         self.events = events

@@ -18,6 +18,14 @@ public struct SharedDocument: Sendable, Hashable, Codable {
     /// The document.
     public var document: StreamDocument
 
+    /// Makes a version of a shared document.
+    ///
+    /// - Parameters:
+    ///   - id: The document's id.
+    ///   - version: The version, counting saves from 1.
+    ///   - updatedAt: When the version was saved.
+    ///   - author: Who saved the version.
+    ///   - document: The document.
     public init(id: DocumentID, version: Int, updatedAt: Date, author: String, document: StreamDocument) {
         self.id = id
         self.version = version
@@ -32,6 +40,7 @@ public struct SharedDocument: Sendable, Hashable, Codable {
 
 /// A document as `GET /api/streams` lists it, without its streams.
 public struct DocumentSummary: Sendable, Hashable, Codable {
+    /// The document's id, which is its share link.
     public var id: DocumentID
     /// The document's name, or its id.
     public var title: String
@@ -40,6 +49,13 @@ public struct DocumentSummary: Sendable, Hashable, Codable {
     /// When its latest version was saved.
     public var updatedAt: Date
 
+    /// Makes a document's summary.
+    ///
+    /// - Parameters:
+    ///   - id: The document's id.
+    ///   - title: The document's name, or its id.
+    ///   - version: Its latest version.
+    ///   - updatedAt: When its latest version was saved.
     public init(id: DocumentID, title: String, version: Int, updatedAt: Date) {
         self.id = id
         self.title = title
@@ -47,6 +63,7 @@ public struct DocumentSummary: Sendable, Hashable, Codable {
         self.updatedAt = updatedAt
     }
 
+    /// Summarises a version of a shared document: its id, title, version and time.
     public init(_ shared: SharedDocument) {
         self.init(id: shared.id, title: shared.title, version: shared.version, updatedAt: shared.updatedAt)
     }
@@ -58,10 +75,16 @@ public struct DocumentSummary: Sendable, Hashable, Codable {
 /// {"documents":[{"id":"…","title":"Search","updatedAt":"…","version":3}],"nextCursor":"…"}
 /// ```
 public struct DocumentList: Sendable, Hashable, Codable {
+    /// The page's documents, the most recently saved first.
     public var documents: [DocumentSummary]
     /// The `cursor` of the next page; absent on the last.
     public var nextCursor: String?
 
+    /// Makes a page of the list.
+    ///
+    /// - Parameters:
+    ///   - documents: The page's documents, the most recently saved first.
+    ///   - nextCursor: The `cursor` of the next page, or nil on the last.
     public init(documents: [DocumentSummary], nextCursor: String?) {
         self.documents = documents
         self.nextCursor = nextCursor
@@ -77,6 +100,12 @@ public struct DocumentVersion: Sendable, Hashable, Codable {
     /// Who saved it.
     public var author: String
 
+    /// Makes the record of a saved version.
+    ///
+    /// - Parameters:
+    ///   - number: The version, counting saves from 1.
+    ///   - time: When it was saved.
+    ///   - author: Who saved it.
     public init(number: Int, time: Date, author: String) {
         self.number = number
         self.time = time
@@ -90,8 +119,10 @@ public struct DocumentVersion: Sendable, Hashable, Codable {
 /// {"versions":[{"author":"ada","number":1,"time":"2026-11-27T06:04:11.120Z"}]}
 /// ```
 public struct DocumentVersions: Sendable, Hashable, Codable {
+    /// Every version of the document, oldest first.
     public var versions: [DocumentVersion]
 
+    /// Makes the answer from `versions`, oldest first.
     public init(versions: [DocumentVersion]) { self.versions = versions }
 }
 
@@ -105,6 +136,12 @@ public struct LabProblem: Sendable, Hashable, Codable {
     /// Where in the document, as `$.streams[0].items`, when the problem has a place.
     public var path: String?
 
+    /// Makes a problem.
+    ///
+    /// - Parameters:
+    ///   - code: A stable word for the kind of problem, such as `invalidDocument`.
+    ///   - message: A sentence a person can act on.
+    ///   - path: Where in the document the problem is, as `$.streams[0].items`, if it has a place.
     public init(code: String, message: String, path: String? = nil) {
         self.code = code
         self.message = message
@@ -118,8 +155,10 @@ public struct LabProblem: Sendable, Hashable, Codable {
 /// {"error":{"code":"invalidDocument","message":"…","path":"$.streams[0].items"}}
 /// ```
 public struct LabErrorBody: Sendable, Hashable, Codable {
+    /// What went wrong.
     public var error: LabProblem
 
+    /// Wraps `error` as the body of an error answer.
     public init(error: LabProblem) { self.error = error }
 }
 

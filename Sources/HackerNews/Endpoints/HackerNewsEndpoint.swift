@@ -3,7 +3,18 @@ public import TributaryHTTP
 
 /// The lists of stories Hacker News ranks: each up to 500 ids (200 for Ask, Show and jobs).
 public enum StoryList: String, Sendable, Hashable, CaseIterable {
-    case top, new, best, ask, show, job
+    /// The front page's stories, as ranked there.
+    case top
+    /// The newest stories.
+    case new
+    /// The best stories of late, by votes.
+    case best
+    /// Stories on Ask HN.
+    case ask
+    /// Stories on Show HN.
+    case show
+    /// Job postings.
+    case job
 
     /// The endpoint's path, such as `topstories.json`.
     public var path: String { "\(rawValue)stories.json" }

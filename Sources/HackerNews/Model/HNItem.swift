@@ -11,7 +11,16 @@ import TributaryHTTP
 public struct HNItem: Sendable, Hashable, Codable, Identifiable {
     /// What an item is.
     public enum Kind: String, Sendable, Hashable, Codable {
-        case story, comment, job, poll, pollopt
+        /// A story: a link, or a text post such as Ask HN.
+        case story
+        /// A comment on a story, a poll or another comment.
+        case comment
+        /// A job posting.
+        case job
+        /// A poll.
+        case poll
+        /// One option of a poll.
+        case pollopt
         /// A kind this client does not know.
         case unknown
 

@@ -83,6 +83,7 @@ public struct HNUpdates: Sendable, Hashable, Codable {
     /// Names of users whose profiles changed.
     public var profiles: [String]
 
+    /// Creates a list of updates.
     public init(items: [Int], profiles: [String]) {
         self.items = items
         self.profiles = profiles

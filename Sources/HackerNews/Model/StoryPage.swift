@@ -116,6 +116,11 @@ public struct HNComment: Sendable, Hashable, Identifiable {
     /// 0 for a direct reply to the story, 1 for a reply to that, and so on.
     public var depth: Int
 
+    /// Creates a comment at a depth.
+    ///
+    /// - Parameters:
+    ///   - item: The comment.
+    ///   - depth: 0 for a direct reply to the story, 1 for a reply to that, and so on.
     public init(item: HNItem, depth: Int) {
         self.item = item
         self.depth = depth

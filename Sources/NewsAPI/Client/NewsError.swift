@@ -28,11 +28,31 @@ public struct NewsError: Error, Sendable, CustomStringConvertible {
 
     /// NewsAPI's error codes.
     public enum Code: Sendable, Hashable, CustomStringConvertible {
-        case apiKeyMissing, apiKeyInvalid, apiKeyDisabled, apiKeyExhausted
+        /// The request carried no API key.
+        case apiKeyMissing
+        /// The API key is not one NewsAPI knows.
+        case apiKeyInvalid
+        /// The API key has been disabled.
+        case apiKeyDisabled
+        /// The API key has no requests left.
+        case apiKeyExhausted
+        /// Too many requests were sent; the client should wait before trying again.
         case rateLimited
-        case parametersMissing, parameterInvalid, parametersIncompatible
-        case sourcesTooMany, sourceDoesNotExist
-        case maximumResultsReached, corsNotAllowed
+        /// A parameter the request needs is missing.
+        case parametersMissing
+        /// A parameter is not supported or has a value NewsAPI does not accept.
+        case parameterInvalid
+        /// Two parameters were given that cannot go together.
+        case parametersIncompatible
+        /// The request names more sources than NewsAPI allows.
+        case sourcesTooMany
+        /// The request names a source that does not exist.
+        case sourceDoesNotExist
+        /// The request asks for results past the most the plan allows.
+        case maximumResultsReached
+        /// The plan does not allow requests from a browser.
+        case corsNotAllowed
+        /// NewsAPI failed on its side.
         case unexpectedError
         /// A code this client does not know.
         case unknown(String)

@@ -20,13 +20,23 @@ public enum NewsEndpoint: Sendable, Hashable {
     public struct TopHeadlines: Sendable, Hashable {
         /// A lowercase ISO 3166-1 country code.
         public var country: String?
+        /// The category of the headlines.
         public var category: NewsCategory?
         /// Source ids; not allowed with a country or category.
         public var sources: [String]
         /// Keywords or a phrase to search for.
         public var query: String?
+        /// Which page of headlines, and how many on a page.
         public var paging: Paging
 
+        /// Creates the parameters of top headlines.
+        ///
+        /// - Parameters:
+        ///   - country: A lowercase ISO 3166-1 country code.
+        ///   - category: The category of the headlines.
+        ///   - sources: Source ids; not allowed with a country or category.
+        ///   - query: Keywords or a phrase to search for.
+        ///   - paging: Which page of headlines, and how many on a page.
         public init(
             country: String? = nil,
             category: NewsCategory? = nil,
@@ -61,9 +71,24 @@ public enum NewsEndpoint: Sendable, Hashable {
         public var to: Date?
         /// An ISO 639-1 language code.
         public var language: String?
+        /// The order of the results; nil leaves it to NewsAPI.
         public var sortBy: SortOrder?
+        /// Which page of results, and how many on a page.
         public var paging: Paging
 
+        /// Creates the parameters of a search of everything.
+        ///
+        /// - Parameters:
+        ///   - query: The search, with NewsAPI's syntax.
+        ///   - searchIn: The fields the query is matched against; empty means all of them.
+        ///   - sources: Source ids, at most 20.
+        ///   - domains: Domains to take articles from, such as `bbc.co.uk`.
+        ///   - excludeDomains: Domains to leave out.
+        ///   - from: The oldest publication time.
+        ///   - to: The newest publication time.
+        ///   - language: An ISO 639-1 language code.
+        ///   - sortBy: The order of the results; nil leaves it to NewsAPI.
+        ///   - paging: Which page of results, and how many on a page.
         public init(
             query: String? = nil,
             searchIn: [SearchField] = [],
@@ -91,10 +116,19 @@ public enum NewsEndpoint: Sendable, Hashable {
 
     /// The parameters of sources.
     public struct Sources: Sendable, Hashable {
+        /// Only sources of this country: a lowercase ISO 3166-1 code.
         public var country: String?
+        /// Only sources of this category.
         public var category: NewsCategory?
+        /// Only sources in this language: an ISO 639-1 code.
         public var language: String?
 
+        /// Creates the parameters of sources; what is nil does not narrow the list.
+        ///
+        /// - Parameters:
+        ///   - country: Only sources of this country: a lowercase ISO 3166-1 code.
+        ///   - category: Only sources of this category.
+        ///   - language: Only sources in this language: an ISO 639-1 code.
         public init(country: String? = nil, category: NewsCategory? = nil, language: String? = nil) {
             self.country = country
             self.category = category
@@ -109,6 +143,11 @@ public enum NewsEndpoint: Sendable, Hashable {
         /// Results on a page, 1 to 100.
         public var pageSize: Int?
 
+        /// Creates paging; what is nil is not sent, so NewsAPI's default applies.
+        ///
+        /// - Parameters:
+        ///   - page: The page, from 1.
+        ///   - pageSize: Results on a page, 1 to 100.
         public init(page: Int? = nil, pageSize: Int? = nil) {
             self.page = page
             self.pageSize = pageSize
@@ -117,12 +156,22 @@ public enum NewsEndpoint: Sendable, Hashable {
 
     /// A field of an article that everything can search.
     public enum SearchField: String, Sendable, Hashable, CaseIterable {
-        case title, description, content
+        /// The headline.
+        case title
+        /// The short summary.
+        case description
+        /// The beginning of the text.
+        case content
     }
 
     /// The order of everything's results.
     public enum SortOrder: String, Sendable, Hashable, CaseIterable {
-        case relevancy, popularity, publishedAt
+        /// Articles closest to the query first.
+        case relevancy
+        /// Articles from the most popular sources first.
+        case popularity
+        /// The newest articles first.
+        case publishedAt
     }
 
     /// Top headlines for a country, a category, or both.

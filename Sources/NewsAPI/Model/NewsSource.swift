@@ -64,5 +64,18 @@ public struct NewsSource: Sendable, Hashable, Identifiable, Codable {
 
 /// The seven categories of NewsAPI's top headlines and sources.
 public enum NewsCategory: String, Sendable, Hashable, CaseIterable, Codable {
-    case business, entertainment, general, health, science, sports, technology
+    /// Business news.
+    case business
+    /// Entertainment news.
+    case entertainment
+    /// General news.
+    case general
+    /// Health news.
+    case health
+    /// Science news.
+    case science
+    /// Sports news.
+    case sports
+    /// Technology news.
+    case technology
 }

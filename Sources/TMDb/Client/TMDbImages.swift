@@ -16,6 +16,11 @@ public struct TMDbImages: Sendable, Hashable {
     /// Whether to use the HTTPS base URL; TMDb's own is.
     public var secure: Bool
 
+    /// Creates image URLs from what the configuration says about images.
+    ///
+    /// - Parameters:
+    ///   - configuration: What the configuration says about images.
+    ///   - secure: Whether to use the HTTPS base URL.
     public init(_ configuration: TMDbConfiguration.Images, secure: Bool = true) {
         self.configuration = configuration
         self.secure = secure

@@ -3,8 +3,11 @@ public import TributaryHTTP
 
 /// The lists of movies TMDb keeps.
 public enum MovieList: String, Sendable, Hashable, CaseIterable {
+    /// The movies most popular on TMDb.
     case popular
+    /// The movies TMDb's users rate highest.
     case topRated = "top_rated"
+    /// Movies in theatres now; its pages say the days they span.
     case nowPlaying = "now_playing"
     /// Movies coming to theatres soon; its pages say the days they span.
     case upcoming
@@ -19,6 +22,11 @@ public struct TMDbLocale: Sendable, Hashable {
     /// An ISO 3166-1 country, upper case: `US`, `JP`.
     public var region: String?
 
+    /// Creates a locale; what is nil is not sent, so TMDb's default applies.
+    ///
+    /// - Parameters:
+    ///   - language: An ISO 639-1 language, optionally with a country: `en-US`, `ja`.
+    ///   - region: An ISO 3166-1 country, upper case: `US`, `JP`.
     public init(language: String? = nil, region: String? = nil) {
         self.language = language
         self.region = region
@@ -91,5 +99,6 @@ public enum TMDbEndpoint {
 
 /// The body of `genre/movie/list`.
 public struct GenreList: Sendable, Hashable, Codable {
+    /// Every movie genre, with its name.
     public var genres: [Genre]
 }

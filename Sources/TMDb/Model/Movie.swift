@@ -26,12 +26,16 @@ public struct Movie: Sendable, Hashable, Codable, Identifiable {
     public var voteAverage: Double
     /// How many people voted.
     public var voteCount: Int
+    /// TMDb's popularity score: higher is more popular, on no fixed scale.
     public var popularity: Double
     /// The ids of the movie's genres; ``MoviesViewModel`` names them.
     public var genreIDs: [Int]
+    /// Whether the movie is for adults only.
     public var isAdult: Bool
+    /// The language the movie was made in, as an ISO 639-1 code, such as `ja`.
     public var originalLanguage: String?
 
+    /// Creates a movie.
     public init(
         id: Int,
         title: String,
@@ -161,8 +165,10 @@ enum TMDbDate {
 /// A genre, as `genre/movie/list` names it.
 public struct Genre: Sendable, Hashable, Codable, Identifiable {
     public var id: Int
+    /// The genre's name, in the language asked for.
     public var name: String
 
+    /// Creates a genre.
     public init(id: Int, name: String) {
         self.id = id
         self.name = name
@@ -182,6 +188,7 @@ public struct TMDbPage<Item: Sendable & Hashable & Codable>: Sendable, Hashable,
         /// The last day.
         public var maximum: String
 
+        /// Creates a window from its first and last days, as `YYYY-MM-DD`.
         public init(minimum: String, maximum: String) {
             self.minimum = minimum
             self.maximum = maximum
@@ -193,15 +200,20 @@ public struct TMDbPage<Item: Sendable & Hashable & Codable>: Sendable, Hashable,
         public var end: Date? { TMDbDate.date(maximum) }
     }
 
+    /// The page, from 1.
     public var page: Int
+    /// The results on this page that decoded, in the list's order.
     public var results: [Item]
+    /// How many pages the list has.
     public var totalPages: Int
+    /// How many results the list has in all.
     public var totalResults: Int
     /// The days the list covers, for now playing and upcoming.
     public var dates: DateWindow?
     /// How many results on this page did not decode.
     public var skippedCount: Int
 
+    /// Creates a page.
     public init(
         page: Int,
         results: [Item],

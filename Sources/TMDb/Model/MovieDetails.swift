@@ -11,13 +11,16 @@ public struct MovieDetails: Sendable, Hashable, Codable, Identifiable {
     /// Someone who plays in the movie.
     public struct CastMember: Sendable, Hashable, Codable, Identifiable {
         public var id: Int
+        /// The actor's name.
         public var name: String
         /// Whom they play; nil when TMDb does not know (it sends `null` or `""`).
         public var character: String?
         /// Where they come in the billing, from 0.
         public var order: Int?
+        /// The path of the actor's profile picture, for ``TMDbImages``; nil when there is none.
         public var profilePath: String?
 
+        /// Creates a cast member.
         public init(
             id: Int,
             name: String,
@@ -49,14 +52,18 @@ public struct MovieDetails: Sendable, Hashable, Codable, Identifiable {
 
     /// Someone who worked on the movie.
     public struct CrewMember: Sendable, Hashable, Codable {
+        /// The person's TMDb id.
         public var id: Int
+        /// The person's name.
         public var name: String
         /// What they did, such as "Director"; nil when TMDb does not say.
         public var job: String?
         /// Their department, such as "Directing"; nil when TMDb does not say.
         public var department: String?
+        /// The path of the person's profile picture, for ``TMDbImages``; nil when there is none.
         public var profilePath: String?
 
+        /// Creates a crew member.
         public init(
             id: Int,
             name: String,
@@ -88,9 +95,12 @@ public struct MovieDetails: Sendable, Hashable, Codable, Identifiable {
 
     /// The cast and crew.
     public struct Credits: Sendable, Hashable, Codable {
+        /// The people who play in the movie, in TMDb's order.
         public var cast: [CastMember]
+        /// The people who worked on the movie.
         public var crew: [CrewMember]
 
+        /// Creates credits.
         public init(cast: [CastMember], crew: [CrewMember]) {
             self.cast = cast
             self.crew = crew
@@ -117,6 +127,7 @@ public struct MovieDetails: Sendable, Hashable, Codable, Identifiable {
 
     /// The fields the lists give too.
     public var movie: Movie
+    /// The movie's genres, with their names.
     public var genres: [Genre]
     /// The running time in minutes; nil when TMDb does not know it (it sends 0 or `null`).
     public var runtime: Int?
@@ -178,11 +189,17 @@ enum TMDbText {
 
 /// What `configuration` says about images: where they live and the sizes they come in.
 public struct TMDbConfiguration: Sendable, Hashable, Codable {
+    /// Where images live and the sizes they come in.
     public struct Images: Sendable, Hashable, Codable {
+        /// The HTTP URL that image paths follow, after a size.
         public var baseURL: String
+        /// The HTTPS URL that image paths follow, after a size.
         public var secureBaseURL: String
+        /// The sizes posters come in, such as `w342` and `original`.
         public var posterSizes: [String]
+        /// The sizes backdrops come in, such as `w780` and `original`.
         public var backdropSizes: [String]
+        /// The sizes profile pictures come in, such as `w185` and `original`.
         public var profileSizes: [String]
 
         enum CodingKeys: String, CodingKey {
@@ -194,5 +211,6 @@ public struct TMDbConfiguration: Sendable, Hashable, Codable {
         }
     }
 
+    /// Where images live and the sizes they come in.
     public var images: Images
 }

@@ -23,13 +23,17 @@ public import TributaryHTTP
 public final class MoviesViewModel {
     /// What a page comes from.
     public enum Source: Hashable, Sendable {
+        /// A movie list, shown while the search is blank.
         case list(MovieList)
+        /// A search for the text typed.
         case search(String)
     }
 
     /// One page asked for.
     public struct PageRequest: Hashable, Sendable {
+        /// What the page comes from.
         public var source: Source
+        /// The page, from 1.
         public var page: Int
     }
 

@@ -4,6 +4,7 @@
     public import OpenCombine
 #endif
 
+/// Publishing an async sequence's elements.
 extension AsyncSequence where Self: Sendable {
     /// This sequence as a publisher: its elements, then `.finished` when it ends, or the error
     /// it throws as the failure.

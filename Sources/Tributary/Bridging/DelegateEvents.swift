@@ -290,7 +290,10 @@ public final class ForwardedDelegate<Delegate>: @unchecked Sendable {
 
     /// How the existing delegate is held.
     public enum Retention: Sendable {
-        case weak, strong
+        /// Held weakly, as delegates are: it lives only while something else keeps it.
+        case weak
+        /// Held strongly: it lives for as long as the publicist does.
+        case strong
     }
 
     private weak var weakReference: AnyObject?

@@ -1,3 +1,4 @@
+/// Recording an async sequence's iterations as a lane.
 extension AsyncSequence {
     /// Records each iteration of this sequence as a lane: when it begins, each `next()` as a
     /// demand of one, each element, and how it ends — finished, failed, or cancelled, which is
@@ -33,6 +34,7 @@ extension AsyncSequence {
     }
 }
 
+/// Recording an async sequence's iterations as a lane that keeps each element's structure.
 extension AsyncSequence where Element: Encodable {
     /// Records each iteration of this sequence as a lane, keeping each element's structure as
     /// JSON beside its description; see `Combine.Publisher.lane(_:encoding:filter:recorder:file:line:describe:)`.

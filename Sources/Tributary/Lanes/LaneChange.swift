@@ -10,18 +10,25 @@ import Foundation
 public struct LaneChange: Sendable, Equatable, CustomStringConvertible {
     /// What happened at the path.
     public enum Kind: String, Sendable, Equatable {
-        case added, removed, changed
+        /// The path has a value after but not before.
+        case added
+        /// The path had a value before but not after.
+        case removed
+        /// The value at the path differs.
+        case changed
     }
 
     /// Where, as the lab's paths read: `query`, `results[2].title`, `["a key"]`; empty for the
     /// whole value.
     public var path: String
+    /// What happened at the path.
     public var kind: Kind
     /// The JSON before, for a change or a removal.
     public var old: String?
     /// The JSON after, for a change or an addition.
     public var new: String?
 
+    /// Creates a change.
     public init(path: String, kind: Kind, old: String?, new: String?) {
         self.path = path
         self.kind = kind

@@ -48,6 +48,7 @@ public struct LaneEvent: Sendable, Equatable {
     public var lane: String
     /// Which subscription through lanes of this name, numbered from 1 in this process.
     public var subscription: Int
+    /// What happened.
     public var kind: Kind
     /// When it happened, on a monotonic clock, since the recorder began.
     public var time: Duration
@@ -57,6 +58,7 @@ public struct LaneEvent: Sendable, Equatable {
     /// otherwise.
     public var structure: Structure?
 
+    /// Creates an event.
     public init(
         lane: String,
         subscription: Int,

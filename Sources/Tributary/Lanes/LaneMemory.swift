@@ -12,6 +12,7 @@ public final class LaneMemory: LaneRecording {
     /// When the recorder was made; event times count from here.
     public let began: ContinuousClock.Instant
 
+    /// Creates an empty recorder whose event times count from now.
     public init() {
         began = ContinuousClock.now
     }

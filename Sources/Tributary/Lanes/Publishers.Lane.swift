@@ -4,6 +4,7 @@
     public import OpenCombine
 #endif
 
+/// Recording the subscriptions through a point of a pipeline as a lane.
 extension Publisher {
     /// Records the life of each subscription through this point of a pipeline: when it begins,
     /// the demand, each value, and how it ends.
@@ -46,6 +47,7 @@ extension Publisher {
     }
 }
 
+/// Recording a lane that writes values by their `description`.
 extension Publisher where Output: CustomStringConvertible {
     /// Records the life of each subscription through this point of a pipeline, writing values
     /// by their `description`, which for such values is what `String(describing:)` writes, read
@@ -69,6 +71,7 @@ extension Publisher where Output: CustomStringConvertible {
     }
 }
 
+/// Recording a lane that keeps each value's structure as JSON.
 extension Publisher where Output: Encodable {
     /// Records the life of each subscription through this point of a pipeline, keeping each
     /// value's structure as JSON beside its description, so that the lab shows each change of
@@ -114,6 +117,7 @@ extension Publisher where Output: Encodable {
     }
 }
 
+/// Recording a lane that keeps each value's structure as JSON beside its `description`.
 extension Publisher where Output: Encodable & CustomStringConvertible {
     /// Records the life of each subscription through this point of a pipeline, keeping each
     /// value's structure as JSON beside its `description`, which is read directly rather than
@@ -150,6 +154,7 @@ extension Publisher where Output: Encodable & CustomStringConvertible {
     }
 }
 
+/// The publisher that records a lane.
 extension Publishers {
     /// A publisher that records the subscriptions through it into a ``LaneRecording``.
     public struct Lane<Upstream: Publisher>: Publisher {
@@ -172,6 +177,15 @@ extension Publishers {
         /// Whether a value's JSON is its description, as an integer's is.
         var structureIsDescription = false
 
+        /// Creates a lane; `lane(_:filter:recorder:file:line:describe:)` is the usual way to make one.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose subscriptions are recorded.
+        ///   - name: The lane's name, as recordings and the lab show it.
+        ///   - filter: Which events to record.
+        ///   - recorder: Where to record; `nil` uses ``Lanes/recorder`` as it is when subscribed.
+        ///   - source: Where the lane was attached, as `file:line`.
+        ///   - describe: How a value is written down; called only for values that are recorded.
         public init(
             upstream: Upstream,
             name: String,

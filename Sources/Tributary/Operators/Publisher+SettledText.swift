@@ -6,6 +6,7 @@ import Foundation
     public import OpenCombine
 #endif
 
+/// Settling the text of a search box.
 extension Publisher where Output == String, Failure == Never {
     /// What a search box settles on: the text trimmed, the first value at once, later ones once
     /// typing pauses for `pause`, repeats dropped.

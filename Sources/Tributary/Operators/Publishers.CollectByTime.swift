@@ -1,6 +1,7 @@
 #if !canImport(Combine)
     public import OpenCombine
 
+    /// Collecting values into groups by time, or by time or count, where Combine is absent.
     extension Publisher {
         /// Collects elements by a given time-grouping strategy, and emits a single array of
         /// the collection.
@@ -30,6 +31,7 @@
         }
     }
 
+    /// The time-grouping strategies and the publisher that collects by them, where Combine is absent.
     extension Publishers {
         /// A strategy for collecting received elements.
         public enum TimeGroupingStrategy<Context: Scheduler> {

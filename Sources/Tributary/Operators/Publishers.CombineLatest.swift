@@ -1,6 +1,7 @@
 #if !canImport(Combine)
     public import OpenCombine
 
+    /// Combining the latest values of this publisher and up to three others, where Combine is absent.
     extension Publisher {
         /// Subscribes to an additional publisher and publishes a tuple upon receiving output
         /// from either publisher.
@@ -135,6 +136,8 @@
         }
     }
 
+    /// The publishers that combine the latest values of two, three and four publishers, where
+    /// Combine is absent.
     extension Publishers {
         /// A publisher that receives and combines the latest elements from two publishers.
         ///

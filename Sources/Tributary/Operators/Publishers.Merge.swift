@@ -1,6 +1,7 @@
 #if !canImport(Combine)
     public import OpenCombine
 
+    /// Merging this publisher with another, where Combine is absent.
     extension Publisher {
         /// Combines elements from this publisher with those from another publisher of the
         /// same type, delivering an interleaved sequence of elements.
@@ -28,6 +29,7 @@
         }
     }
 
+    /// The publisher that merges two publishers, where Combine is absent.
     extension Publishers {
         /// A publisher created by applying the merge function to two upstream publishers.
         ///

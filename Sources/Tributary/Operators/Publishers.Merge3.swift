@@ -1,6 +1,7 @@
 #if !canImport(Combine)
     public import OpenCombine
 
+    /// Merging this publisher with two others, where Combine is absent.
     extension Publisher {
         /// Combines elements from this publisher with those from two other publishers,
         /// delivering an interleaved sequence of elements.
@@ -23,6 +24,7 @@
         }
     }
 
+    /// The publisher that merges three publishers, where Combine is absent.
     extension Publishers {
         /// A publisher created by applying the merge function to three upstream publishers.
         public struct Merge3<A: Publisher, B: Publisher, C: Publisher>: Publisher

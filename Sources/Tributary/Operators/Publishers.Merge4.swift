@@ -1,6 +1,7 @@
 #if !canImport(Combine)
     public import OpenCombine
 
+    /// Merging this publisher with three others, where Combine is absent.
     extension Publisher {
         /// Combines elements from this publisher with those from three other publishers,
         /// delivering an interleaved sequence of elements.
@@ -26,6 +27,7 @@
         }
     }
 
+    /// The publisher that merges four publishers, where Combine is absent.
     extension Publishers {
         /// A publisher created by applying the merge function to four upstream publishers.
         public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher

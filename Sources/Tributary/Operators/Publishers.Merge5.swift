@@ -1,6 +1,7 @@
 #if !canImport(Combine)
     public import OpenCombine
 
+    /// Merging this publisher with four others, where Combine is absent.
     extension Publisher {
         /// Combines elements from this publisher with those from four other publishers,
         /// delivering an interleaved sequence of elements.
@@ -29,6 +30,7 @@
         }
     }
 
+    /// The publisher that merges five publishers, where Combine is absent.
     extension Publishers {
         /// A publisher created by applying the merge function to five upstream publishers.
         public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>: Publisher

@@ -1,6 +1,7 @@
 #if !canImport(Combine)
     public import OpenCombine
 
+    /// Merging this publisher with five others, where Combine is absent.
     extension Publisher {
         /// Combines elements from this publisher with those from five other publishers,
         /// delivering an interleaved sequence of elements.
@@ -32,6 +33,7 @@
         }
     }
 
+    /// The publisher that merges six publishers, where Combine is absent.
     extension Publishers {
         /// A publisher created by applying the merge function to six upstream publishers.
         public struct Merge6<

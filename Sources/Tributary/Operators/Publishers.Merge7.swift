@@ -1,6 +1,7 @@
 #if !canImport(Combine)
     public import OpenCombine
 
+    /// Merging this publisher with six others, where Combine is absent.
     extension Publisher {
         /// Combines elements from this publisher with those from six other publishers,
         /// delivering an interleaved sequence of elements.
@@ -35,6 +36,7 @@
         }
     }
 
+    /// The publisher that merges seven publishers, where Combine is absent.
     extension Publishers {
         /// A publisher created by applying the merge function to seven upstream publishers.
         public struct Merge7<

@@ -1,6 +1,7 @@
 #if !canImport(Combine)
     public import OpenCombine
 
+    /// Merging this publisher with seven others, where Combine is absent.
     extension Publisher {
         /// Combines elements from this publisher with those from seven other publishers,
         /// delivering an interleaved sequence of elements.
@@ -46,6 +47,7 @@
         }
     }
 
+    /// The publisher that merges eight publishers, where Combine is absent.
     extension Publishers {
         /// A publisher created by applying the merge function to eight upstream publishers.
         public struct Merge8<

@@ -1,6 +1,7 @@
 #if !canImport(Combine)
     public import OpenCombine
 
+    /// The publisher that merges any number of publishers of one type, where Combine is absent.
     extension Publishers {
         /// A publisher created by applying the merge function to an arbitrary number of
         /// upstream publishers of one type.

@@ -3,6 +3,7 @@
 
     // Combine's zip publishers compare equal when their upstreams do; OpenCombine's lack it.
 
+    /// Zips of two publishers compare equal when their upstreams do.
     extension Publishers.Zip: @retroactive Equatable
     where UpstreamA: Equatable, UpstreamB: Equatable {
         public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -10,6 +11,7 @@
         }
     }
 
+    /// Zips of three publishers compare equal when their upstreams do.
     extension Publishers.Zip3: @retroactive Equatable
     where UpstreamA: Equatable, UpstreamB: Equatable, UpstreamC: Equatable {
         public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -17,6 +19,7 @@
         }
     }
 
+    /// Zips of four publishers compare equal when their upstreams do.
     extension Publishers.Zip4: @retroactive Equatable
     where UpstreamA: Equatable, UpstreamB: Equatable, UpstreamC: Equatable, UpstreamD: Equatable {
         public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -4,6 +4,7 @@
     public import OpenCombine
 #endif
 
+/// Fetching the requests a publisher emits, publishing the state of the latest.
 extension Publisher where Failure == Never {
     /// Fetches each request this publisher emits and publishes the ``Loadable`` state of the
     /// latest one.
@@ -41,6 +42,8 @@ extension Publisher where Failure == Never {
     }
 }
 
+/// Fetching the requests a publisher emits with an async function, publishing the state of
+/// the latest.
 extension Publisher where Failure == Never {
     /// Fetches each request this publisher emits with an async function and publishes the
     /// ``Loadable`` state of the latest one, as the `loadLatest` that takes a publisher does.

@@ -1,5 +1,6 @@
 public import Foundation
 
+/// Decoding JSON whose dates come in the forms real APIs write.
 extension JSONDecoder {
     /// A decoder that reads dates the way real APIs write them: ISO 8601 with `Z`, `±hh:mm`
     /// or `±hhmm`, with or without fractional seconds, a date alone, or seconds since 1970.
@@ -23,6 +24,7 @@ extension JSONDecoder {
     }
 }
 
+/// Encoding JSON with dates that a lenient decoder reads.
 extension JSONEncoder {
     /// An encoder that writes dates as ISO 8601 in UTC, which ``JSONDecoder/lenient()`` reads.
     public static func iso8601() -> JSONEncoder {

@@ -12,6 +12,11 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
     /// The bytes expected in all, when the server said (`Content-Length`).
     public var expected: Int64?
 
+    /// Creates a report of bytes received out of those expected.
+    ///
+    /// - Parameters:
+    ///   - received: Bytes received so far.
+    ///   - expected: The bytes expected in all, or nil when the server did not say.
     public init(received: Int64, expected: Int64?) {
         self.received = received
         self.expected = expected
@@ -128,6 +133,7 @@ public final class DownloadPublicist: NSObject, URLSessionDataDelegate, @uncheck
         completionHandler(.allow)
     }
 
+    /// Publishes a piece of the body, then the bytes received so far.
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let progress = transfer.withLock { transfer in
             transfer.received += Int64(data.count)
@@ -137,6 +143,8 @@ public final class DownloadPublicist: NSObject, URLSessionDataDelegate, @uncheck
         channel.send(.progress(progress))
     }
 
+    /// Ends the events: with the `URLError` when the transfer failed; otherwise with a last
+    /// progress report that says the transfer is whole, then `.finished`.
     public func urlSession(
         _ session: URLSession,
         task: URLSessionTask,

@@ -9,6 +9,12 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     /// ``ImageProcessing/identifier`` of each processor, in order.
     public var processors: [String]
 
+    /// Creates a key for data and the processors applied to it.
+    ///
+    /// - Parameters:
+    ///   - dataKey: The URL's absolute string, or the request's custom cache key.
+    ///   - processors: ``ImageProcessing/identifier`` of each processor, in order; empty for the
+    ///     image as decoded.
     public init(dataKey: String, processors: [String] = []) {
         self.dataKey = dataKey
         self.processors = processors

@@ -2,9 +2,12 @@ public import Foundation
 
 /// A width and height in pixels.
 public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// Creates a size.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -48,6 +51,12 @@ public struct ImageDecoder: ImageDecoding {
     /// The most scans a progressive JPEG may have before it counts as corrupt.
     public var maximumProgressiveScans: Int
 
+    /// Creates a decoder with limits on what it accepts.
+    ///
+    /// - Parameters:
+    ///   - pixelLimit: The most pixels (width × height, as the header states) an image may have.
+    ///   - maximumProgressiveScans: The most scans a progressive JPEG may have before it counts
+    ///     as corrupt.
     public init(pixelLimit: Int = 64_000_000, maximumProgressiveScans: Int = 1_000) {
         self.pixelLimit = pixelLimit
         self.maximumProgressiveScans = maximumProgressiveScans

@@ -20,6 +20,11 @@ public struct DataLoader: DataLoading {
     /// The largest image accepted, in bytes: 50 MiB by default.
     public var maximumDataSize: Int
 
+    /// A loader whose requests go through `client`.
+    ///
+    /// - Parameters:
+    ///   - client: The client requests go through; the request's absolute URL is used as it is.
+    ///   - maximumDataSize: The largest image accepted, in bytes.
     public init(client: APIClient, maximumDataSize: Int = 50 << 20) {
         self.client = client
         self.maximumDataSize = maximumDataSize

@@ -51,6 +51,12 @@ public final class ImageLoader {
     /// actor, cancels the load through it.
     @ObservationIgnored private let inFlight = Protected<Load?>(nil)
 
+    /// Creates an idle loader; nothing loads until ``url`` is set.
+    ///
+    /// - Parameters:
+    ///   - pipeline: The pipeline images are loaded through.
+    ///   - processors: Applied to each image loaded.
+    ///   - priority: How soon loads are served.
     public init(
         pipeline: ImagePipeline = .shared,
         processors: [any ImageProcessing] = [],

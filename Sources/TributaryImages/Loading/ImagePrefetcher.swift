@@ -18,6 +18,7 @@ public final class ImagePrefetcher: Sendable {
         case diskCache
     }
 
+    /// Where prefetched images end up.
     public let destination: Destination
     /// The priority prefetches run at.
     public let priority: ImageRequest.Priority
@@ -42,6 +43,13 @@ public final class ImagePrefetcher: Sendable {
     /// Told of each prefetch that ends, stopped or not, for tests and diagnostics.
     private let onFinished: @Sendable (ImageCacheKey) -> Void
 
+    /// Creates a prefetcher with nothing queued.
+    ///
+    /// - Parameters:
+    ///   - pipeline: The pipeline images are prefetched through.
+    ///   - destination: Where prefetched images end up.
+    ///   - priority: The priority prefetches run at, whatever their requests say.
+    ///   - maximumConcurrentRequests: The most prefetches in flight at once; at least 1.
     public convenience init(
         pipeline: ImagePipeline = .shared,
         destination: Destination = .memoryCache,

@@ -16,6 +16,17 @@ extension ImagePipeline {
         /// The most decodes and processing steps at once.
         public var maximumConcurrentDecodes: Int
 
+        /// Creates a configuration; by default data is loaded over URLSession, decoded images
+        /// are kept in memory and nothing is kept on disk.
+        ///
+        /// - Parameters:
+        ///   - dataLoader: Fetches original data.
+        ///   - imageCache: Decoded, processed images; nil keeps none.
+        ///   - dataCache: Original data on disk; nil keeps none.
+        ///   - decoder: Turns data into bitmaps.
+        ///   - maximumConcurrentDownloads: The most downloads in flight at once; at least 1.
+        ///   - maximumConcurrentDecodes: The most decodes and processing steps at once; at least
+        ///     1. By default, one for each active processor.
         public init(
             dataLoader: any DataLoading = DataLoader(),
             imageCache: (any ImageCaching)? = ImageCache(),

@@ -7,8 +7,11 @@ extension ImagePipeline {
     public struct Error: Swift.Error, Sendable, CustomStringConvertible {
         /// The stage of the pipeline that failed.
         public enum Stage: String, Sendable, Hashable {
+            /// Fetching the data, from the disk cache or the data loader.
             case loading
+            /// Turning the data into a bitmap.
             case decoding
+            /// Applying the request's processors.
             case processing
         }
 
@@ -29,11 +32,19 @@ extension ImagePipeline {
             case cancelled
         }
 
+        /// The stage of the pipeline that failed.
         public var stage: Stage
         /// The URL of the image.
         public var url: URL
+        /// What went wrong.
         public var reason: Reason
 
+        /// Creates an error.
+        ///
+        /// - Parameters:
+        ///   - stage: The stage of the pipeline that failed.
+        ///   - url: The URL of the image.
+        ///   - reason: What went wrong.
         public init(stage: Stage, url: URL, reason: Reason) {
             self.stage = stage
             self.url = url

@@ -26,9 +26,11 @@ import Tributary
 ///     url: url, processors: [ImageProcessors.Resize(maximumPixelSize: 256)]))
 /// ```
 public final class ImagePipeline: Sendable {
+    /// What the pipeline loads with, caches in, decodes with, and how much it does at once.
     public let configuration: Configuration
     let coordinator: Coordinator
 
+    /// Creates a pipeline with nothing loaded or cached yet.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         coordinator = Coordinator(configuration: configuration)

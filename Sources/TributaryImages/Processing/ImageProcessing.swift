@@ -27,6 +27,7 @@ public struct ImageProcessingError: Error, Sendable, Hashable, CustomStringConve
     /// What went wrong, in one sentence.
     public var reason: String
 
+    /// Creates an error that says, in one sentence, what went wrong.
     public init(_ reason: String) {
         self.reason = reason
     }

@@ -1,11 +1,18 @@
 extension ImageProcessors {
     /// Cuts a rectangle out of an image; the part of it outside the image is ignored.
     public struct Crop: ImageProcessing, Hashable {
+        /// The rectangle's left edge, in pixels from the image's left.
         public var x: Int
+        /// The rectangle's top edge, in pixels from the image's top.
         public var y: Int
+        /// The rectangle's width in pixels.
         public var width: Int
+        /// The rectangle's height in pixels.
         public var height: Int
 
+        /// Creates a crop to the rectangle at `x`, `y` of `width` by `height` pixels.
+        ///
+        /// - Precondition: `width` and `height` are positive.
         public init(x: Int, y: Int, width: Int, height: Int) {
             precondition(width > 0 && height > 0, "a crop needs a positive size")
             self.x = x

@@ -15,7 +15,9 @@ extension ImageProcessors {
             case fill
         }
 
+        /// The target size.
         public var size: PixelSize
+        /// Whether the image fits inside ``size`` or covers it.
         public var contentMode: ContentMode
         /// With ``ContentMode/fill``, cut the overflow so the result is exactly ``size``, centred.
         public var crop: Bool
@@ -28,6 +30,15 @@ extension ImageProcessors {
         /// scaled up and not cropped (256×1,024,000), throws ``ImageProcessingError`` instead.
         public var pixelLimit: Int
 
+        /// Creates a resize to `size`.
+        ///
+        /// - Parameters:
+        ///   - size: The target size; both sides positive.
+        ///   - contentMode: Whether the image fits inside the size or covers it.
+        ///   - crop: With ``ContentMode/fill``, whether to cut the overflow so the result is
+        ///     exactly the size, centred.
+        ///   - upscale: Whether an image smaller than the size is scaled up.
+        ///   - pixelLimit: The most pixels a result may have.
         public init(
             size: PixelSize,
             contentMode: ContentMode = .fit,

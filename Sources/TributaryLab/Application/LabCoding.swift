@@ -55,10 +55,15 @@ struct LabResponseEncoder: ResponseEncoder {
     }
 }
 
+/// A route's answer, in the lab's JSON.
 extension SharedDocument: ResponseGenerator, ResponseEncodable {}
+/// A route's answer, in the lab's JSON.
 extension DocumentList: ResponseGenerator, ResponseEncodable {}
+/// A route's answer, in the lab's JSON.
 extension DocumentVersions: ResponseGenerator, ResponseEncodable {}
+/// A route's answer, in the lab's JSON.
 extension RecordingPage: ResponseGenerator, ResponseEncodable {}
+/// A route's answer, in the lab's JSON.
 extension RecordingSummary: ResponseGenerator, ResponseEncodable {}
 
 /// The bounded reading of a request's body, before it is decoded.

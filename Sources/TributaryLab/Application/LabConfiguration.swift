@@ -59,6 +59,8 @@ public struct LabConfiguration: Sendable {
     /// The largest recording's file `POST /api/recordings/import` reads, in bytes.
     public var maximumImportBytes = 256 << 20
 
+    /// A lab on `host` and `port` (`0` for any free port), with every other setting at its
+    /// default.
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host
         self.port = port
@@ -121,5 +123,6 @@ public struct RunBudget: Sendable {
     /// Runs that may wait for a thread.
     public var queueLength = 16
 
+    /// The default budget: 2 seconds, 50,000 events, 4 MiB of output and 20,000 operators a run.
     public init() {}
 }

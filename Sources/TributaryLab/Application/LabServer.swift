@@ -49,6 +49,8 @@ public struct LabServer: Sendable {
     /// What closes the live sockets when the lab stops.
     let closing = SocketsClosing()
 
+    /// A lab that keeps documents in `store` and recordings in `recordings` (by default, the
+    /// store's own), lets in who has `token`, and serves the news pages with `news` when given.
     public init(
         store: any DocumentStore,
         recordings: (any RecordingStore)? = nil,

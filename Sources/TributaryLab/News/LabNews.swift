@@ -28,6 +28,9 @@ public struct LabNews: Sendable {
     /// Encoded thumbnails, so that a repeated request costs a lookup.
     let thumbnails = ThumbnailCache(capacity: 32 << 20)
 
+    /// The news the lab's pages read: articles through `client`, pictures through `images` (those
+    /// on pages, and any from `imageHosts`), on `scheduler`, with searches debounced by
+    /// `debounce`.
     public init(
         client: NewsClient,
         images: ImagePipeline,

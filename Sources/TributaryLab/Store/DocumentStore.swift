@@ -5,6 +5,7 @@ public import TributaryStreams
 
 /// A page of the document list, newest first, and where the next page starts.
 public struct DocumentPage: Sendable, Hashable {
+    /// The page's documents, most recently saved first.
     public var documents: [SharedDocument]
     /// Pass to ``DocumentStore/list(limit:after:)`` for the next page; nil on the last.
     public var nextCursor: String?

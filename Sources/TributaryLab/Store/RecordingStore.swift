@@ -7,8 +7,10 @@ public struct RecordingSlice: Sendable, Equatable {
     public var recording: RecordingSummary
     /// The number, in the recording, of the first of ``events``.
     public var first: Int
+    /// The events, in the recording's order.
     public var events: [RecordedLaneEvent]
 
+    /// A slice of `recording`: `events`, the first of them numbered `first`.
     public init(recording: RecordingSummary, first: Int, events: [RecordedLaneEvent]) {
         self.recording = recording
         self.first = first
@@ -37,6 +39,7 @@ public struct RecordingGrowth: Sendable, Equatable {
     /// What the batch added, numbered in the recording from its ``RecordingSlice/first``.
     public var stored: RecordingSlice
 
+    /// A growth of `recording` by `stored`, after which the recorder's next event is `next`.
     public init(recording: RecordingSummary, next: Int, stored: RecordingSlice) {
         self.recording = recording
         self.next = next

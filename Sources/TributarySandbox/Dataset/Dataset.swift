@@ -12,12 +12,19 @@ public import NewsAPI
 public struct Dataset: Sendable {
     /// A source with where it publishes.
     public struct Source: Sendable, Hashable {
+        /// The id used in the `sources` parameter, such as `global-post`.
         public var id: String
+        /// The display name.
         public var name: String
+        /// What the source covers.
         public var description: String
+        /// The host the source publishes on, such as `www.global-post.example`.
         public var domain: String
+        /// The category the source publishes in.
         public var category: NewsCategory
+        /// The language, as an ISO 639-1 code.
         public var language: String
+        /// The country, as a lowercase ISO 3166-1 code.
         public var country: String
     }
 
@@ -28,20 +35,31 @@ public struct Dataset: Sendable {
         /// The index in ``Dataset/sources`` of a listed source, or nil. A removed article keeps
         /// the source it was in, so that its placeholder shows up where the article did.
         public var sourceIndex: Int?
+        /// The name of the source, as sent; `[Removed]` for a removed article.
         public var sourceName: String
+        /// The host the source publishes on, which the `domains` and `excludeDomains`
+        /// parameters match.
         public var domain: String
+        /// The author, when the article names one.
         public var author: String?
+        /// The headline; `[Removed]` for a removed article.
         public var title: String
+        /// A short summary, when there is one.
         public var description: String?
+        /// The article's address; `https://removed.com` for a removed article.
         public var url: String
         /// The image's path on the sandbox, such as `/images/12.jpg`.
         public var imagePath: String?
+        /// When the article was published; the start of 1970 for a removed article.
         public var publishedAt: Date
         /// `publishedAt` as it is sent: the format varies as it does in real responses.
         public var publishedAtText: String
+        /// The beginning of the text, cut with a `… [+N chars]` marker as NewsAPI's is, when
+        /// there is any.
         public var content: String?
         /// A made-up measure of how widely the article was read, for `sortBy=popularity`.
         public var popularity: Int
+        /// Whether the article stands for one NewsAPI removed, sent as a `[Removed]` placeholder.
         public var isRemoved: Bool
         /// The words of each searchable field, lowercased, for search.
         var words: [NewsEndpoint.SearchField: [Substring]]

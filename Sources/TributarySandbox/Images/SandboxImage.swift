@@ -14,10 +14,12 @@ public import TributaryImages
 public struct SandboxImage: Sendable, Hashable {
     /// What the file holds.
     public enum Content: Sendable, Hashable {
+        /// A JPEG, progressive or baseline.
         case jpeg(progressive: Bool)
         /// A baseline JPEG whose pixels are stored a quarter turn counter-clockwise, with the
         /// EXIF orientation `ImageOrientation.right` that turns them upright.
         case rotatedJPEG
+        /// A PNG whose alpha is a gradient.
         case png
         /// A JPEG whose entropy-coded data is garbage after the headers.
         case corruptJPEG
@@ -27,7 +29,9 @@ public struct SandboxImage: Sendable, Hashable {
         case missing
     }
 
+    /// What the file holds.
     public var content: Content
+    /// The image's size in pixels.
     public var size: PixelSize
     /// Chooses the pattern's colours.
     public var seed: Int
@@ -42,6 +46,12 @@ public struct SandboxImage: Sendable, Hashable {
     /// The largest image served.
     public static let largest = PixelSize(width: 4000, height: 3000)
 
+    /// Creates an image.
+    ///
+    /// - Parameters:
+    ///   - content: What the file holds.
+    ///   - size: The image's size in pixels.
+    ///   - seed: Chooses the pattern's colours.
     public init(content: Content, size: PixelSize, seed: Int) {
         self.content = content
         self.size = size

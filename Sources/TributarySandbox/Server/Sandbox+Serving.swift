@@ -11,7 +11,9 @@ extension Sandbox {
     /// Why a sandbox could not start serving: the address is taken, the host does not exist
     /// or is not this machine's, or the port needs privileges.
     public struct ListenError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The host the sandbox was to listen on.
         public var host: String
+        /// The port the sandbox was to listen on.
         public var port: Int
         /// The system's reason, such as "Address already in use".
         public var reason: String

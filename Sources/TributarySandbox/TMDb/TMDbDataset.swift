@@ -221,7 +221,9 @@ public struct TMDbDataset: Sendable {
 extension TMDbDataset {
     /// An answer as TMDb gives it: a status and a JSON body.
     public struct Answer: Sendable {
+        /// The HTTP status code.
         public var status: Int
+        /// The JSON body.
         public var body: Data
     }
 

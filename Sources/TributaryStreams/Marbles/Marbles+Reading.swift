@@ -4,9 +4,12 @@ extension Marbles {
     /// Frame zero is the `^` of a hot stream, or the first character; events before `^` have
     /// negative times.
     public struct Event: Sendable, Hashable, CustomStringConvertible {
+        /// Seconds from frame zero; negative before the `^` of a hot stream.
         public var time: Double
+        /// A value, or how the stream ended.
         public var kind: Timeline.Kind
 
+        /// Makes an event `time` seconds from frame zero.
         public init(time: Double, kind: Timeline.Kind) {
             self.time = time
             self.kind = kind
@@ -23,6 +26,11 @@ extension Marbles {
         /// Where `!` stands; `nil` when the subscriber stays to the end.
         public var end: Double?
 
+        /// Makes a subscription from where `^` and `!` stand, in seconds from frame zero.
+        ///
+        /// - Parameters:
+        ///   - start: Where `^` stands; `nil` for no subscription at all.
+        ///   - end: Where `!` stands; `nil`, the default, when the subscriber stays to the end.
         public init(start: Double?, end: Double? = nil) {
             self.start = start
             self.end = end

@@ -110,7 +110,10 @@ public enum Marbles {
 
     /// A printed diagram and what its stand-in characters mean; `#` is the failure's message.
     public struct Printed: Sendable, Hashable, CustomStringConvertible {
+        /// The diagram.
         public var marbles: String
+        /// The value each stand-in character of ``marbles`` means; `#` the failure's message, or
+        /// a list of messages when lanes fail differently.
         public var values: [Character: StreamValue]
         public var description: String { marbles }
     }

@@ -48,7 +48,9 @@ public struct StreamDocument: Sendable, Hashable, Codable {
     /// nodes, each merging the two before it, would run a hundred million.
     public static let maximumOperators = 10_000
 
+    /// The document's name, for people, which titles its diagram; optional.
     public var name: String?
+    /// What the document shows, for people, which describes its diagram; optional.
     public var description: String?
     /// The input streams.
     public var streams: [StreamDefinition]
@@ -131,7 +133,9 @@ public struct StreamDocument: Sendable, Hashable, Codable {
 
     /// A stream or a node.
     public enum Element: Sendable, Hashable {
+        /// An input stream.
         case stream(StreamDefinition)
+        /// A node of the pipeline.
         case node(StreamNode)
     }
 
@@ -307,9 +311,13 @@ public struct StreamDocument: Sendable, Hashable, Codable {
 
 /// An input stream: items emitted one after another, then an ending.
 public struct StreamDefinition: Sendable, Hashable, Codable {
+    /// The id that nodes refer to the stream by, unique among the document's streams and nodes.
     public var id: String
+    /// The stream's name, for people; optional.
     public var name: String?
+    /// What the stream stands for; optional.
     public var description: String?
+    /// The values the stream emits, in order.
     public var items: [StreamItem]
     /// What follows the last item.
     public var ending: Ending
@@ -364,6 +372,14 @@ public struct StreamDefinition: Sendable, Hashable, Codable {
         }
     }
 
+    /// Makes a stream.
+    ///
+    /// - Parameters:
+    ///   - id: The id that nodes refer to the stream by.
+    ///   - name: The stream's name, for people.
+    ///   - description: What the stream stands for.
+    ///   - items: The values the stream emits, in order.
+    ///   - ending: What follows the last item; by default the stream finishes at once.
     public init(
         id: String,
         name: String? = nil,
@@ -411,9 +427,16 @@ public struct StreamDefinition: Sendable, Hashable, Codable {
 
 /// One value of a stream and the item operators that decide when it is emitted.
 public struct StreamItem: Sendable, Hashable, Codable {
+    /// The value emitted.
     public var value: StreamValue
+    /// The item operators that decide when the value is emitted, in order.
     public var operators: [ItemOperator]
 
+    /// Makes an item of `value`, emitted `delay` seconds after the item before.
+    ///
+    /// - Parameters:
+    ///   - value: The value emitted.
+    ///   - delay: The wait in seconds after the item before; 0, the default, adds no operator.
     public init(_ value: StreamValue, delay: Double = 0) {
         self.value = value
         operators = delay > 0 ? [.delay(seconds: delay)] : []
@@ -480,12 +503,24 @@ public enum ItemOperator: Sendable, Hashable, Codable {
 
 /// A node of the pipeline: an operator and what it reads.
 public struct StreamNode: Sendable, Hashable, Codable {
+    /// The id that other nodes refer to the node by, unique among the document's streams and
+    /// nodes.
     public var id: String
+    /// The node's name, for people; optional.
     public var name: String?
+    /// What the node does to its inputs.
     public var `operator`: StreamOperator
     /// The ids of the streams or nodes the operator reads, in order.
     public var inputs: [String]
 
+    /// Makes a node.
+    ///
+    /// - Parameters:
+    ///   - id: The id that other nodes refer to the node by.
+    ///   - name: The node's name, for people.
+    ///   - operator: What the node does to its inputs.
+    ///   - inputs: The ids of the streams or nodes the operator reads, in order: one, unless the
+    ///     operator joins several.
     public init(id: String, name: String? = nil, _ operator: StreamOperator, inputs: [String]) {
         self.id = id
         self.name = name

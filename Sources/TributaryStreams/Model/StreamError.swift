@@ -38,10 +38,12 @@ public struct StreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case outputTooLarge(bytes: Int, limit: Int)
     }
 
+    /// What is wrong.
     public var kind: Kind
     /// Where in the document, as a JSON path such as `$.nodes[2].input`.
     public var path: String
 
+    /// Makes an error of `kind` at `path`, a JSON path such as `$.nodes[2].input`.
     public init(_ kind: Kind, path: String) {
         self.kind = kind
         self.path = path
@@ -105,6 +107,12 @@ public struct StreamFailure: Error, Sendable, Equatable, CustomStringConvertible
     /// The expression's error, when an expression failed.
     public var expressionError: ExpressionError?
 
+    /// Makes a failure.
+    ///
+    /// - Parameters:
+    ///   - origin: The id of the stream or node that failed.
+    ///   - message: What went wrong, in a sentence.
+    ///   - expressionError: The expression's error, when an expression failed.
     public init(origin: String, message: String, expressionError: ExpressionError? = nil) {
         self.origin = origin
         self.message = message

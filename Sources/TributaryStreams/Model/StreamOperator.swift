@@ -1,10 +1,18 @@
 /// What a node of a pipeline does to the streams and nodes it refers to.
 public enum StreamOperator: Sendable, Hashable {
+    /// Publishes the expression of each value (`$0`).
     case map(StreamExpression)
+    /// Publishes a running result: the expression of `acc`, the last result (`initial` at
+    /// first), and `$0`.
     case scan(initial: StreamValue, StreamExpression)
+    /// Publishes the values for which the expression is true; a result that is not a boolean
+    /// fails the stream.
     case filter(StreamExpression)
+    /// Leaves out the first values, as many as given (`count` in JSON).
     case dropFirst(Int)
+    /// Publishes the first values, as many as given (`count` in JSON), then finishes.
     case prefix(Int)
+    /// Leaves out a value equal to the one before.
     case removeDuplicates
     /// Shifts every event later by `seconds`.
     case delay(seconds: Double)
@@ -12,17 +20,46 @@ public enum StreamOperator: Sendable, Hashable {
     case debounce(seconds: Double)
     /// Publishes at most one value per `seconds`: the first or the latest of each window.
     case throttle(seconds: Double, latest: Bool)
+    /// Publishes the values of every input as they come.
     case merge
+    /// Publishes each input's values after the one before it finishes.
     case append
+    /// Publishes lists of the inputs' values, pairing the first of each, then the second.
     case zip
+    /// Publishes a list of every input's latest value whenever one publishes.
     case combineLatest
 
     /// The names operators have in JSON.
     public enum Name: String, Sendable, CaseIterable, Codable {
-        case map, scan, filter, dropFirst, prefix, removeDuplicates, delay, debounce, throttle
-        case merge, append, zip, combineLatest
+        /// `map`, for ``StreamOperator/map(_:)``.
+        case map
+        /// `scan`, for ``StreamOperator/scan(initial:_:)``.
+        case scan
+        /// `filter`, for ``StreamOperator/filter(_:)``.
+        case filter
+        /// `dropFirst`, for ``StreamOperator/dropFirst(_:)``.
+        case dropFirst
+        /// `prefix`, for ``StreamOperator/prefix(_:)``.
+        case prefix
+        /// `removeDuplicates`, for ``StreamOperator/removeDuplicates``.
+        case removeDuplicates
+        /// `delay`, for ``StreamOperator/delay(seconds:)``.
+        case delay
+        /// `debounce`, for ``StreamOperator/debounce(seconds:)``.
+        case debounce
+        /// `throttle`, for ``StreamOperator/throttle(seconds:latest:)``.
+        case throttle
+        /// `merge`, for ``StreamOperator/merge``.
+        case merge
+        /// `append`, for ``StreamOperator/append``.
+        case append
+        /// `zip`, for ``StreamOperator/zip``.
+        case zip
+        /// `combineLatest`, for ``StreamOperator/combineLatest``.
+        case combineLatest
     }
 
+    /// The operator's name in JSON, without its parameters.
     public var name: Name {
         switch self {
         case .map: .map

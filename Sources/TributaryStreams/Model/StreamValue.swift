@@ -4,10 +4,15 @@
 /// Values are dynamic so that an operator such as `map` may change their type. In JSON they
 /// are the plain literals: `3`, `2.5`, `"text"`, `true`.
 public enum StreamValue: Sendable, Hashable {
+    /// A whole number, `3` in JSON.
     case integer(Int)
+    /// A decimal number, `2.5` in JSON.
     case decimal(Double)
+    /// Text, `"text"` in JSON.
     case string(String)
+    /// A truth value, `true` or `false` in JSON.
     case boolean(Bool)
+    /// A list of values, as `zip` and `combineLatest` make of their inputs' values; an array in JSON.
     case list([StreamValue])
 
     /// The name of the value's type, as errors show it.

@@ -14,6 +14,14 @@ public enum SVGRenderer {
     /// The widest a diagram grows to keep a crowded lane apart, in pixels.
     public static let maximumWidth = 24_000.0
 
+    /// Draws `timeline`, a run of `document`, as the text of an SVG image.
+    ///
+    /// - Parameters:
+    ///   - timeline: The run to draw.
+    ///   - document: The document that ran, whose nodes head their lanes with their operators
+    ///     and inputs, and whose description describes the picture.
+    ///   - title: The picture's title; by default the document's name, or "Stream pipeline".
+    /// - Returns: A self-contained SVG document.
     public static func render(_ timeline: Timeline, document: StreamDocument, title: String? = nil) -> String
     {
         let headings = Self.headings(timeline, document: document)

@@ -27,6 +27,15 @@ public struct StreamRunner: Sendable {
     /// The longest a run may take in real time, once its pipelines are built; nil for no limit.
     public var timeLimit: Duration?
 
+    /// Makes a runner with the guards given.
+    ///
+    /// - Parameters:
+    ///   - maximumEvents: The most events a run records before it stops.
+    ///   - maximumBytes: The most bytes of values a run records before it stops.
+    ///   - maximumDuration: The longest virtual time a run covers, in seconds.
+    ///   - maximumOperators: The most operators and streams a run may subscribe to, over all
+    ///     its lanes.
+    ///   - timeLimit: The longest a run may take in real time; nil, the default, for no limit.
     public init(
         maximumEvents: Int = 1_000_000,
         maximumBytes: Int = 64 << 20,

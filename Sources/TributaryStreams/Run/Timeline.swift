@@ -7,8 +7,15 @@ public struct Timeline: Sendable, Hashable, Codable {
         public var time: Double
         /// The stream or node.
         public var lane: String
+        /// The value, or how the lane ended.
         public var kind: Kind
 
+        /// Makes an event.
+        ///
+        /// - Parameters:
+        ///   - time: Seconds since the run began.
+        ///   - lane: The id of the stream or node.
+        ///   - kind: The value, or how the lane ended.
         public init(time: Double, lane: String, kind: Kind) {
             self.time = time
             self.lane = lane
@@ -20,8 +27,11 @@ public struct Timeline: Sendable, Hashable, Codable {
 
     /// A value, or how the lane ended.
     public enum Kind: Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The lane published a value.
         case value(StreamValue)
+        /// The lane finished.
         case finished
+        /// The lane failed, with the failure's message.
         case failure(String)
 
         /// Whether the event ends its lane.
@@ -69,6 +79,13 @@ public struct Timeline: Sendable, Hashable, Codable {
     /// The guard that stopped the run, when one did.
     public var stoppedBy: Guard?
 
+    /// Makes a timeline; one with `stoppedBy` set is always truncated.
+    ///
+    /// - Parameters:
+    ///   - lanes: The lanes, in document order.
+    ///   - events: Every event, in time order.
+    ///   - isTruncated: Whether the run stopped before it ended.
+    ///   - stoppedBy: The guard that stopped the run, if one did.
     public init(lanes: [String], events: [Event], isTruncated: Bool = false, stoppedBy: Guard? = nil) {
         self.lanes = lanes
         self.events = events

@@ -20,6 +20,7 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
 
     /// A point in virtual time, in nanoseconds since the scheduler was made.
     public struct Time: Strideable, Hashable, Sendable {
+        /// Nanoseconds since the scheduler was made.
         public var nanoseconds: Int64
 
         public func distance(to other: Time) -> Duration {
@@ -36,8 +37,10 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     /// A span of virtual time. Arithmetic past the range of nanoseconds in an `Int64` (about
     /// 292 years) holds at its end rather than trapping, so a huge delay simply never comes.
     public struct Duration: Comparable, Hashable, Sendable, SignedNumeric, SchedulerTimeIntervalConvertible {
+        /// The span's length in nanoseconds; negative for a span back in time.
         public var nanoseconds: Int64
 
+        /// Makes a span of `nanoseconds` nanoseconds.
         public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
         public init(integerLiteral value: Int64) { nanoseconds = value.clampedMultiplied(by: 1_000_000_000) }
         public init?<T: BinaryInteger>(exactly source: T) {
