@@ -326,6 +326,8 @@ let package = Package(
                 "TributaryTestSupport",
                 "TributaryTesting",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
