@@ -435,6 +435,7 @@ let package = Package(
                 "TributaryFeeds",
                 "TributaryHTTP",
                 "TributaryImages",
+                "TributaryTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
