@@ -218,7 +218,7 @@ public struct LabServer: Sendable {
         }
         RunsController(
             documents: service,
-            recordings: recordings?.store,
+            recordings: recordings,
             pool: RunPool(workers: configuration.runs.workers, queueLength: configuration.runs.queueLength),
             budget: configuration.runs,
             authenticator: signedIn,

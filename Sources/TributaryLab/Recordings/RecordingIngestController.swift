@@ -90,7 +90,7 @@ struct RecordingIngestController {
         let next: Int
         do {
             id = try await service.open(segment).id
-            next = try await service.store.next(id, recorder: recorder)
+            next = try await service.next(id, recorder: recorder)
         } catch {
             try await outbound.write(.text(Self.reply(.invalid(Self.problem(error)))))
             try await outbound.close(.unexpectedServerError, reason: "The lab could not open the recording.")

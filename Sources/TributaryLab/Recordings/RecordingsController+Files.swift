@@ -66,8 +66,8 @@ extension RecordingsController {
                 end: @Sendable () -> [UInt8]
             )
     ) async throws -> Response {
-        let recording = try await service.store.recording(try Self.id(context))
-        let store = service.store
+        let service = service
+        let recording = try await service.recording(try Self.id(context))
         return Response(
             status: .ok,
             headers: [
@@ -76,7 +76,7 @@ extension RecordingsController {
             body: ResponseBody { writer in
                 let (start, write, end) = format(recording)
                 try await writer.write(ByteBuffer(bytes: start))
-                try await Self.pages(of: recording, in: store) { events in
+                try await service.pages(of: recording) { events in
                     var bytes: [UInt8] = []
                     bytes.reserveCapacity(events.count * 200)
                     for event in events { write(event, &bytes) }
@@ -121,25 +121,6 @@ extension RecordingsController {
             headers: [.location: "/api/recordings/\(imported.id)"],
             response: imported
         )
-    }
-
-    /// Reads the recording's first `recording.events` events a page at a time.
-    static func pages(
-        of recording: RecordingSummary,
-        in store: any RecordingStore,
-        _ body: ([RecordedLaneEvent]) async throws -> Void
-    ) async throws {
-        var next = 0
-        while next < recording.events {
-            let slice = try await store.events(
-                recording.id,
-                from: next,
-                limit: min(pageSize, recording.events - next)
-            )
-            guard !slice.events.isEmpty else { return }
-            try await body(slice.events)
-            next += slice.events.count
-        }
     }
 
     /// `attachment; filename="…"`: the name in letters, digits, `-`, `_` and `.` alone.
@@ -348,7 +329,7 @@ struct RecordingImporter: Sendable {
                     message: "The file is empty: its first line names its format."
                 )
             }
-            return try await service.store.recording(recording.id)
+            return try await service.recording(recording.id)
         }
 
         func discard() async {

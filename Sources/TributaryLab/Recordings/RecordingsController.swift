@@ -53,7 +53,7 @@ struct RecordingsController {
         _ request: Request,
         context: LabRequestContext
     ) async throws -> [String: [RecordingSummary]] {
-        ["recordings": try await service.store.list(limit: Self.listSize)]
+        ["recordings": try await service.list(limit: Self.listSize)]
     }
 
     @Sendable func create(
@@ -89,7 +89,7 @@ struct RecordingsController {
         var events: [RecordedLaneEvent] = []
         var bytes = 0
         var scratch: [UInt8] = []
-        var slice = try await service.store.events(id, from: after + 1, limit: min(Self.readSize, limit))
+        var slice = try await service.events(id, from: after + 1, limit: min(Self.readSize, limit))
         let first = slice.first
         reading: while true {
             for event in slice.events {
@@ -101,7 +101,7 @@ struct RecordingsController {
             }
             let end = slice.first + slice.events.count
             guard events.count < limit, !slice.events.isEmpty, end < slice.recording.events else { break }
-            slice = try await service.store.events(
+            slice = try await service.events(
                 id,
                 from: end,
                 limit: min(Self.readSize, limit - events.count)
@@ -145,7 +145,7 @@ struct RecordingsController {
         )
         guard !body.lanes.isEmpty else { throw refusal }
         _ = try Self.checked(frame: body.frame)
-        let recorded = try await Self.recorded(body.lanes, in: id, service.store)
+        let recorded = try await service.replay(of: body.lanes, in: id)
         let document = try RecordingDocument.make(
             name: recorded.recording.name,
             lanes: recorded.lanes,
@@ -154,7 +154,7 @@ struct RecordingsController {
         )
         let size = (try? document.encoded().count) ?? Int.max
         guard size <= maximumBodySize else {
-            throw Self.tooLargeToReplay(
+            throw RecordingService.tooLargeToReplay(
                 "The lanes make a document of \(size) bytes, and a document is at most \(maximumBodySize). Choose fewer lanes."
             )
         }
@@ -172,7 +172,7 @@ struct RecordingsController {
             throw LabError.badRequest("badRequest", "Name the lanes, as ?input=a&output=b.")
         }
         let frame = try Self.frame(query["frame"].map(String.init)) ?? 0.1
-        let recorded = try await Self.recorded([input, output], in: id, service.store)
+        let recorded = try await service.replay(of: [input, output], in: id)
         let source: String
         do throws(StreamError) {
             source = try RecordingTestSource.make(
@@ -217,67 +217,6 @@ struct RecordingsController {
     /// `201 {"id"}`, saying where the new thing is.
     static func created(_ id: String, at location: String) -> EditedResponse<[String: String]> {
         EditedResponse(status: .created, headers: [.location: location], response: ["id": id])
-    }
-
-    /// The recording, its lanes named in `names` (all when nil or empty) and their events.
-    static func recorded(
-        _ names: [String]?,
-        in id: String,
-        _ store: any RecordingStore
-    ) async throws -> (recording: RecordingSummary, lanes: [String], events: [RecordedLaneEvent]) {
-        let recording = try await store.recording(id)
-        guard recording.events <= largestReplay else {
-            throw tooLargeToReplay(
-                "The recording holds \(recording.events) events; documents, diagrams and tests are made of recordings of at most \(largestReplay). Record a shorter one."
-            )
-        }
-        let lanes =
-            names?.isEmpty == false
-            ? try await Self.lanes(names ?? [], in: id, store) : try await store.lanes(id)
-        guard lanes.count <= largestReplayLanes else {
-            throw tooLargeToReplay(
-                "These are \(lanes.count) lanes; documents, diagrams and tests are made of at most \(largestReplayLanes). Name the lanes, as ?lanes=a,b."
-            )
-        }
-        let events = try await store.events(id, lanes: Set(lanes))
-        let bytes = events.reduce(0) { $0 + ($1.value?.utf8.count ?? 0) + ($1.error?.utf8.count ?? 0) }
-        guard bytes <= largestReplayText else {
-            throw tooLargeToReplay(
-                "The lanes' values take \(bytes) bytes; documents, diagrams and tests are made of at most \(largestReplayText). Choose fewer lanes."
-            )
-        }
-        return (recording, lanes, events)
-    }
-
-    /// `422 recordingTooLarge`: what was asked is more than a document, a diagram or a test is
-    /// made of.
-    private static func tooLargeToReplay(_ message: String) -> LabError {
-        LabError(status: .unprocessableContent, code: "recordingTooLarge", message: message)
-    }
-
-    /// The most events a recording may hold to be turned into a document, a diagram or a test.
-    static let largestReplay = 100_000
-    /// The most lanes turned into one: a diagram of more is of no use to read, and each lane is
-    /// a stream of the document made of them.
-    static let largestReplayLanes = 256
-    /// The most bytes of values and errors in the lanes turned into one.
-    static let largestReplayText = 1 << 20
-
-    /// `names` without repetitions, once each is found to be a lane of the recording; else a
-    /// `400` that names those that are not.
-    static func lanes(_ names: [String], in id: String, _ store: any RecordingStore) async throws -> [String]
-    {
-        var seen: Set<String> = []
-        let names = names.filter { seen.insert($0).inserted }
-        let known = Set(try await store.lanes(id))
-        let unknown = names.filter { !known.contains($0) }
-        guard unknown.isEmpty else {
-            throw LabError.badRequest(
-                "unknownLanes",
-                "The recording has no lane \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); its lanes are \(known.sorted().joined(separator: ", "))."
-            )
-        }
-        return names
     }
 
     @Sendable func upgradeRequired(_ request: Request, context: LabRequestContext) async throws -> Response {

@@ -20,7 +20,7 @@ import TributaryStreams
 struct RunsController {
     let documents: DocumentService
     /// The recordings whose lanes are drawn, if the lab keeps any.
-    let recordings: (any RecordingStore)?
+    let recordings: RecordingService?
     let pool: RunPool
     let budget: RunBudget
     let authenticator: LabAuthenticator
@@ -172,7 +172,7 @@ struct RunsController {
         let query = request.uri.queryParameters
         let frame = try RecordingsController.frame(query["frame"].map(String.init))
         let named = query["lanes"].map { $0.split(separator: ",").map(String.init) }
-        let recorded = try await RecordingsController.recorded(named, in: id, recordings)
+        let recorded = try await recordings.replay(of: named, in: id)
         // Made on the run threads, as the run and the drawing are: it reads every event.
         let document = try await execute { () throws(LabError) -> StreamDocument in
             do throws(StreamError) {
