@@ -365,6 +365,7 @@ let package = Package(
                 "TributaryHTTP",
                 "TributaryHTTPTesting",
                 "TributaryTestSupport",
+                "TributaryTesting",
                 .product(name: "CombineSchedulers", package: "combine-schedulers"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
