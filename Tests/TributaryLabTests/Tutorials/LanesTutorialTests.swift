@@ -6,10 +6,10 @@ import TributaryLabClient
 import TributaryLabWire
 import TributaryTestSupport
 
-/// The tutorial "Record a pipeline, replay it as a test" (Tributary's catalog) as it is
-/// written: its program records the search box's lanes into a running lab, the lab turns the
-/// recording into a test, and that test, its pipeline filled in as the tutorial fills it in, is
-/// the one the tutorial shows, compiled and run as `recordedLanesReplay` in TributaryTests.
+/// The tutorial "A running pipeline, recorded and replayed as a test" (Tributary's catalog), as
+/// it is written: its program records the search box's lanes into a running lab, the lab turns
+/// the recording into a test, and that test, its pipeline filled in as the tutorial fills it in,
+/// is the one the tutorial shows, compiled and run as `recordedLanesReplay` in TributaryTests.
 @Suite(.timeLimit(.minutes(1)))
 struct LanesTutorialTests {
     static let package = URL(fileURLWithPath: #filePath)
