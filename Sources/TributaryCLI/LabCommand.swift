@@ -16,9 +16,11 @@ struct LabCommand: AsyncParsableCommand {
         commandName: "lab",
         abstract: "Serve the lab: a news reader and stream documents stored, versioned and shared.",
         discussion: """
-            The lab's pages are a news reader, driven by the same view models an app uses and \
-            reading NewsAPI with NEWSAPI_KEY, the server at --news-base-url, or else a built-in \
-            sandbox; and an editor of stream documents that runs and draws them as marbles.
+            The lab's pages, at its address: a news reader driven by the same view models an app \
+            uses (its news from NewsAPI.org with NEWSAPI_KEY, from --news-base-url, or else from a \
+            sandbox started in this process); an editor that runs stream documents and draws them \
+            as marbles; the recordings of running pipelines; and, once built, the package's \
+            documentation at /docs.
 
             Documents are kept in a SQLite file, by default under the user's data directory \
             ($XDG_DATA_HOME/tributary/lab.sqlite), made on first start; with a postgres:// URL, \
@@ -32,10 +34,6 @@ struct LabCommand: AsyncParsableCommand {
             The lab answers only to its own names: localhost, IP addresses, --host, and the host \
             of --public-url (TRIBUTARY_LAB_PUBLIC_URL), the address people reach it at behind a \
             proxy, which is also the origin its pages write from and the link it prints.
-
-            The lab's pages — a news reader and an editor for stream documents — are at its \
-            address. The news comes from NewsAPI.org with NEWSAPI_KEY, from --news-base-url \
-            (NEWSAPI_BASE_URL), or else from a sandbox started in this process.
             """
     )
 
@@ -125,8 +123,13 @@ struct LabCommand: AsyncParsableCommand {
             isFolder.boolValue
         else {
             guard docs == nil else {
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw ValidationError(
+                        "--docs \(path) does not exist; the README's documentation command makes the archive."
+                    )
+                }
                 throw ValidationError(
-                    "--docs \(path) holds no documentation made for /docs; see the README for the command that makes it."
+                    "--docs \(path) is not an archive made for /docs (one with index.html and a documentation folder); the README's documentation command makes one."
                 )
             }
             return nil
@@ -221,6 +224,11 @@ struct LabCommand: AsyncParsableCommand {
                     let url = configured.publicURL ?? bound
                     console.print("Tributary lab at \(url.absoluteString)/?token=\(token)")
                     console.note("Documents in \(place). \(origin)")
+                    console.note(
+                        configured.documentation == nil
+                            ? "The package's documentation is not built; /docs says how to build it."
+                            : "The package's documentation is at \(url.absoluteString)/docs"
+                    )
                     if record {
                         // Each run records into a recording of its own: a run numbers its
                         // subscriptions and times from its start, which another run's events

@@ -172,3 +172,24 @@ struct CommandFailureTests {
         }
     }
 }
+
+extension CommandFailureTests {
+    /// A wrong `--docs` is named at start, and a missing folder told apart from one that is
+    /// not an archive.
+    @Test func namesAWrongDocumentationArchiveAtStart() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "docs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (path, expected) in [
+            (folder.appending(path: "missing").path, "does not exist"),
+            (folder.path, "is not an archive made for /docs"),
+        ] {
+            #expect(throws: (any Error).self) { try TributaryCommand.parseAsRoot(["lab", "--docs", path]) }
+            do {
+                _ = try TributaryCommand.parseAsRoot(["lab", "--docs", path])
+            } catch {
+                #expect(TributaryCommand.fullMessage(for: error).contains("--docs \(path) \(expected)"))
+            }
+        }
+    }
+}

@@ -185,6 +185,9 @@ public struct LabServer: Sendable {
         router.add(middleware: LabErrorMiddleware())
         if let documentation = configuration.documentation {
             router.add(middleware: DocumentationMiddleware(archive: documentation))
+        } else {
+            router.get("docs") { _, _ in PagesController.documentationNotBuilt }
+            router.get("docs/**") { _, _ in PagesController.documentationNotBuilt }
         }
         router.get("api/health") { _, _ in ["status": "ok"] }
         // Whether this browser has the session, so that a page can say why what needs it fails.

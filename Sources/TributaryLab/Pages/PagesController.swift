@@ -54,6 +54,27 @@ struct PagesController {
     }
 
     /// A path the lab has no page for, as a person who followed a wrong link reads it.
+    /// `/docs` of a lab started without the package's documentation: how to build it.
+    static var documentationNotBuilt: Response {
+        ServerPage.response(
+            title: "The documentation is not built",
+            stylesheet: "app.css",
+            body: """
+                <main id="main">
+                <h1>The documentation is not built</h1>
+                <p role="alert">This lab serves the package's documentation at /docs once it is built. In the
+                package's folder, build it with</p>
+                <pre><code>swift package --disable-sandbox generate-documentation --enable-experimental-combined-documentation \\
+                    --transform-for-static-hosting --hosting-base-path docs $(sed -n 's/^ *- \\([[:alnum:]]*\\)$/--target \\1/p' .spi.yml)</code></pre>
+                <p>and start the lab again from that folder (or give it the archive with <code>--docs</code>).</p>
+                <p><a href="/streams">Stream documents</a> · <a href="/recordings">Recordings</a> · <a href="/news">News</a></p>
+                </main>
+                """,
+            status: .notFound,
+            cacheControl: "no-cache"
+        )
+    }
+
     static var noSuchPage: Response {
         ServerPage.response(
             title: "No such page",

@@ -100,9 +100,14 @@ struct DocumentationTests {
         #expect(DocumentationMiddleware.baseURLScriptHash == "77EWPyjUT2bZILT2rauaG3kt/w83/XPAfBGN/zpoqgs=")
     }
 
-    @Test func withoutTheArchiveThereIsNoDocs() async throws {
+    @Test func withoutTheArchiveDocsSaysHowToBuildIt() async throws {
         try await withLab { lab in
-            #expect(try await lab.send(.get, "/docs/documentation/").status == 404)
+            for path in ["/docs", "/docs/documentation/tributary/"] {
+                let page = try await lab.send(.get, path)
+                #expect(page.status == 404)
+                #expect(page.text.contains("The documentation is not built"))
+                #expect(page.text.contains("generate-documentation --enable-experimental-combined-documentation"))
+            }
             let session = try await lab.send(.get, "/api/session", authorized: false)
             #expect(session.json["documentation"] as? Bool == false)
         }
