@@ -89,7 +89,7 @@ extension StreamsCommand {
         @Argument(help: "The document's JSON file.")
         var file: String
 
-        @Option(help: "The id of a document to save a new version of.")
+        @Option(help: "The id of a document to save a new version of.", transform: DocumentID.parse)
         var id: DocumentID?
 
         @Option(name: .customLong("base-version"), help: "The version the file was based on.")
@@ -114,14 +114,19 @@ extension StreamsCommand {
 
         func execute(console: Console) async throws {
             let document = try StreamsCommand.document(at: file, console: console)
+            let pulled = Pulled.read(from: file)
             guard let id else {
                 let shared = try await options.withWritingClient(console: console) { client in
                     try await client.create(document)
                 }
                 console.print("\(shared.id) version \(shared.version)")
+                if let pulled {
+                    console.note(
+                        "\(file) was pulled from \(pulled.id): this made a new document. `--id \(pulled.id)` saves it as the next version of that one."
+                    )
+                }
                 return
             }
-            let pulled = Pulled.read(from: file)
             let base: Int?
             if let baseVersion {
                 base = baseVersion
@@ -166,7 +171,7 @@ extension StreamsCommand {
                 """
         )
 
-        @Argument(help: "The document's id.")
+        @Argument(help: "The document's id.", transform: DocumentID.parse)
         var id: DocumentID
 
         @Option(help: "A file to write the JSON to, instead of standard output.")
@@ -178,7 +183,13 @@ extension StreamsCommand {
 
         func execute(console: Console) async throws {
             let id = id
-            let shared = try await options.withClient { client in try await client.document(id) }
+            let shared: SharedDocument
+            do {
+                shared = try await options.withClient { client in try await client.document(id) }
+            } catch let error as APIError where error.statusCode == 404 {
+                console.note("error: There is no document \(id).")
+                throw ExitCode.failure
+            }
             let text = String(
                 decoding: try Pulled(id: id, version: shared.version).annotate(shared.document.encoded()),
                 as: UTF8.self
@@ -252,7 +263,7 @@ extension StreamsCommand {
             abstract: "Print the marbles of a lab document, and again each time someone saves it."
         )
 
-        @Argument(help: "The document's id.")
+        @Argument(help: "The document's id.", transform: DocumentID.parse)
         var id: DocumentID
 
         @OptionGroup var options: LabOptions
@@ -297,6 +308,16 @@ extension StreamsCommand {
 /// An id on the command line: 22 URL-safe characters, or a usage error saying so.
 extension DocumentID: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
+
+    /// The id `argument` is, or an error that says what an id looks like.
+    static func parse(_ argument: String) throws -> DocumentID {
+        guard let id = DocumentID(argument) else {
+            throw ValidationError(
+                "A document's id is 22 letters, digits, - or _, as at the end of its link (/streams/ID)."
+            )
+        }
+        return id
+    }
 
     public static var defaultCompletionKind: CompletionKind { .default }
 }

@@ -182,3 +182,51 @@ struct StreamsLabCommandTests {
         }
     }
 }
+
+extension StreamsLabCommandTests {
+    /// A missing document and a pulled file pushed without `--id` are each told in a sentence:
+    /// no HTTP status line, and no silent new document where a new version was meant.
+    @Test func saysWhatAMissingDocumentAndAPulledFileWithoutAnIdMean() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "streams-lab-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let token = "streams-token-0123456789"
+        let server = LabServer(
+            store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
+            token: token
+        )
+        try await server.withRunning { url in
+            let missing = CapturedConsole()
+            await #expect(throws: ExitCode.failure) {
+                try await command(
+                    ["streams", "pull", "AAAAAAAAAAAAAAAAAAAAAA", "--lab", url.absoluteString],
+                    as: StreamsCommand.Pull.self
+                )
+                .execute(console: missing.console)
+            }
+            #expect(missing.errors == "error: There is no document AAAAAAAAAAAAAAAAAAAAAA.\n")
+
+            let lab = ["--lab", url.absoluteString, "--token", token]
+            let pushed = CapturedConsole()
+            try await command(["streams", "push", Self.example] + lab, as: StreamsCommand.Push.self)
+                .execute(console: pushed.console)
+            let id = String(pushed.output.prefix { $0 != " " })
+            let file = folder.appending(path: "pulled.json").path
+            try await command(
+                ["streams", "pull", id, "--lab", url.absoluteString, "--output", file],
+                as: StreamsCommand.Pull.self
+            )
+            .execute(console: CapturedConsole().console)
+            let again = CapturedConsole()
+            try await command(["streams", "push", file] + lab, as: StreamsCommand.Push.self)
+                .execute(console: again.console)
+            #expect(!again.output.hasPrefix(id))
+            #expect(again.errors.contains("was pulled from \(id): this made a new document. `--id \(id)`"))
+        }
+        #expect(throws: (any Error).self) {
+            try TributaryCommand.parseAsRoot(["streams", "pull", "nosuchid"])
+        }
+    }
+}
