@@ -8,7 +8,7 @@ import UnixSignals
 struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
-        abstract: "Serve generated news over the NewsAPI protocol on this machine.",
+        abstract: "Serve generated news on this machine: NewsAPI, Hacker News, TMDb, RSS and Atom feeds, pictures.",
         discussion: """
             The sandbox answers /v2/top-headlines, /v2/everything and /v2/top-headlines/sources \
             as NewsAPI.org does, errors included, from a dataset generated from --seed, and \
@@ -111,6 +111,8 @@ struct SandboxCommand: AsyncParsableCommand {
                 Try: NEWSAPI_BASE_URL=\(url) NEWSAPI_KEY=\(configuration.apiKeys[0]) tributary news headlines
                 Hacker News at \(url.deletingLastPathComponent().appending(path: "hn/v0")), \
                 TMDb at \(url.deletingLastPathComponent().appending(path: "tmdb/3")) (same keys)
+                Feeds at \(url.deletingLastPathComponent().appending(path: "feeds/technology.rss")) (and .atom), \
+                no key needed
                 """
             )
         }
