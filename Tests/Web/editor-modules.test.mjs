@@ -167,3 +167,11 @@ test('a connection the lab ends for good, or the page closes, is not made again'
   page.fire();
   assert.equal(page.made.length, 1);
 });
+
+test('a part is compared as its JSON in the document\'s key order, and a deleted one says so', async () => {
+  const { partText } = await load('json.js');
+  assert.equal(partText(undefined), 'deleted');
+  assert.equal(partText({ operator: 'map', id: 'n1', inputs: ['a'] }), partText({ inputs: ['a'], id: 'n1', operator: 'map' }));
+  assert.notEqual(partText({ id: 'n1', inputs: ['a'] }), partText({ id: 'n1', inputs: ['b'] }));
+  assert.equal(partText('swift'), '"swift"');
+});

@@ -139,3 +139,9 @@ export function sameJSON(a, b) {
   };
   return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
 }
+
+/** What a part or field holds, as JSON text; `deleted` where a side took it out. */
+export function partText(value) {
+  // In the document's own key order, so that two sides differ only where their values do.
+  return value === undefined ? 'deleted' : JSON.stringify(inDocumentOrder(value));
+}

@@ -2,9 +2,11 @@
 // version it was based on, and follows every other viewer's saves over the live socket.
 import { api, debounced, docsLink, el, socketURL, status } from './dom.js';
 import { formatJSON, inDocumentOrder, jsonError, sameJSON } from './json.js';
-import { difference, mergeDocuments, resolve } from './merge.js';
+import { mergeDocuments, resolve } from './merge.js';
 import { Draft, displayName, keepDisplayName } from './drafts.js';
 import { LiveDocument } from './live-document.js';
+import { RunView } from './diagram.js';
+import { conflictBanner } from './conflicts.js';
 import { errorText, valueText, valuesTable } from './values.js';
 
 // The operators and the fields each reads, as TributaryStreams' catalogue says: fetched once.
@@ -130,7 +132,6 @@ function renderEditor(main, navigate, id, pinned) {
   const identity = el('div', { class: 'identity' }, el('label', { class: 'name-label' }, 'You are', nameField));
   const saveButton = el('button', { class: 'primary', type: 'button', disabled: true, 'aria-describedby': 'save-reason', onclick: () => save() }, 'Save');
   const saveReason = el('span', { class: 'meta', id: 'save-reason' });
-  const staleLabel = el('span', { class: 'stale-label', hidden: true }, 'stale');
   const shareButton = el('button', { class: 'secondary', type: 'button', onclick: () => share() }, 'Share');
   const deleteButton = el('button', { class: 'secondary danger', type: 'button', onclick: () => confirmDeletion() }, 'Delete');
   const note = el('span', { class: 'meta note', role: 'status' });
@@ -149,34 +150,7 @@ function renderEditor(main, navigate, id, pinned) {
   const error = el('div', { class: 'error', id: 'json-error', role: 'status' });
   const form = el('div', {});
   const formNote = el('p', { class: 'form-note', role: 'status', id: 'form-note', hidden: true });
-  // The diagram is the lab's own SVG placed in the page, not an image, so that a marble's
-  // title shows its whole value on hover.
-  let diagram = null;
-  const diagramBox = el('div', { class: 'diagram-box' });
-  const runFailures = el('ul', { class: 'run-failures', id: 'run-failures', 'aria-live': 'polite' });
-  // The whole run shows at first sight, scaled to the box at any width, a phone's included;
-  // "Actual size" draws it at its own size, to pan across for detail, and "Fit" scales it back.
-  let zoom = 'fit';
-  const fit = () => {
-    const natural = Number(diagram?.getAttribute('width'));
-    if (!natural) return;
-    const room = diagramBox.clientWidth - 2;
-    const width = zoom === 'fit' ? Math.min(room, natural * 1.5) : natural;
-    diagram.style.width = `${Math.round(width)}px`;
-    diagram.style.height = 'auto';
-  };
-  const zoomButton = el('button', {
-    class: 'secondary small', type: 'button', id: 'zoom', 'aria-pressed': 'false',
-    onclick: () => {
-      zoom = zoom === 'fit' ? 'actual' : 'fit';
-      zoomButton.textContent = zoom === 'fit' ? 'Actual size' : 'Fit';
-      zoomButton.setAttribute('aria-pressed', String(zoom === 'actual'));
-      fit();
-    },
-  }, 'Actual size');
-  const resized = new ResizeObserver(fit);
-  resized.observe(diagramBox);
-  const lanes = el('pre', { class: 'lanes', 'aria-label': 'Marbles as text' });
+  const view = new RunView();
   const versions = el('ul', { class: 'versions', 'aria-label': 'Versions' });
 
   main.append(
@@ -188,7 +162,7 @@ function renderEditor(main, navigate, id, pinned) {
     banner,
     el('div', { class: 'split' },
       el('div', { class: 'panel' }, el('h2', {}, 'Edit'), formNote, docsLink('tributarystreams/marblenotation', 'Marble notation'), form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), el('div', { class: 'json-editor' }, gutter, text), error),
-      el('div', { class: 'panel' }, el('div', { class: 'panel-head' }, el('h2', {}, 'Run ', staleLabel), zoomButton), runFailures, diagramBox, lanes, el('h2', {}, 'Versions'), versions)));
+      el('div', { class: 'panel' }, el('div', { class: 'panel-head' }, el('h2', {}, 'Run ', view.staleLabel), view.zoomButton), view.failures, view.box, view.lanes, el('h2', {}, 'Versions'), versions)));
   text.id = 'json';
 
   // The run takes a few tens of milliseconds: the diagram is new within 150 ms of a pause.
@@ -326,10 +300,7 @@ function renderEditor(main, navigate, id, pinned) {
     const fieldProblem = marbleProblems.values().next().value ?? null;
     problem = runProblem ?? fieldProblem;
     const stale = reason ?? fieldProblem;
-    diagramBox.classList.toggle('stale', stale !== null);
-    lanes.classList.toggle('stale', stale !== null);
-    staleLabel.hidden = stale === null;
-    staleLabel.title = stale ?? '';
+    view.markStale(stale);
     updateButtons();
   }
 
@@ -431,20 +402,13 @@ function renderEditor(main, navigate, id, pinned) {
     showFieldError(null);
     markStale(null);
     heading.textContent = value.name ?? 'Untitled document';
-    lanes.textContent = outcome.body.marbles;
     lastMarbles = outcome.body.marbles;
     lastValues = outcome.body.values ?? {};
     showMarbles();
-    showFailures(outcome.body);
+    view.showRun(outcome.body);
     if (picture.ok) {
-      const drawing = new DOMParser().parseFromString(await picture.text(), 'image/svg+xml').documentElement;
-      if (serial !== runs || drawing.nodeName !== 'svg') return;
-      // Only drawing elements: nothing that runs or loads.
-      for (const node of drawing.querySelectorAll('script, foreignObject, a, image, use')) node.remove();
-      diagram = document.importNode(drawing, true);
-      diagram.classList.add('diagram');
-      diagramBox.replaceChildren(diagram);
-      fit();
+      const drawing = await picture.text();
+      if (serial === runs) view.place(drawing);
     }
   }
 
@@ -465,17 +429,6 @@ function renderEditor(main, navigate, id, pinned) {
       const used = [...new Set([...printed].filter((character) => character in lastValues))];
       values.value = used.map((character) => `${character}=${valueText(lastValues[character])}`).join(', ');
     }
-  }
-
-  /** Says on the page why a lane failed, and that a guard stopped the run, as the diagram shows. */
-  function showFailures(body) {
-    const failures = (body.timeline ?? []).filter((event) => event.kind?.failure);
-    const lines = failures.map((event) => {
-      const message = event.kind.failure._0 ?? Object.values(event.kind.failure)[0];
-      return el('li', { role: 'alert' }, el('strong', {}, event.lane), ` failed at ${event.time}s: ${message}`);
-    });
-    if (body.isTruncated) lines.push(el('li', { role: 'alert' }, 'The run was stopped by a guard before every lane ended.'));
-    runFailures.replaceChildren(...lines);
   }
 
   /** The form field of one of a node's parameters, of the kind the catalogue gives it. */
@@ -735,11 +688,6 @@ function renderEditor(main, navigate, id, pinned) {
     for (const control of form.querySelectorAll('input, select, textarea, button')) control.disabled = true;
   }
 
-  /** What a part or field holds, as JSON text; `deleted` where a side took it out. */
-  function partText(value) {
-    // In the document's own key order, so that two sides differ only where their values do.
-    return value === undefined ? 'deleted' : JSON.stringify(inDocumentOrder(value));
-  }
 
   /**
    * Another save arrived while this page has edits: both are merged against the version the
@@ -776,44 +724,13 @@ function renderEditor(main, navigate, id, pinned) {
       settle(result.merged);
       return;
     }
-    // Nothing is chosen for anyone: Merge waits until each field has its side.
-    const choices = new Map();
-    const mergeButton = el('button', { class: 'primary', type: 'button', disabled: true,
-      onclick: () => settle(resolve(result, choices, theirs, mine)) }, saving ? 'Merge and save' : 'Merge');
-    const left = el('span', { class: 'meta', id: 'merge-left' });
-    const chosen = () => {
-      const open = result.conflicts.length - choices.size;
-      mergeButton.disabled = open > 0;
-      left.textContent = open > 0 ? `${open === 1 ? 'One field' : `${open} fields`} still to choose.` : '';
-    };
-    const cell = (conflict, side, value, marked) => {
-      const name = `choice-${conflict.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-      const [before, differing, after] = marked;
-      return el('td', {}, el('label', { class: 'choice' },
-        el('input', { type: 'radio', name, value: side,
-          'aria-label': `${side === 'mine' ? 'Mine' : 'Theirs'} for ${conflict.id}`,
-          onchange: () => { choices.set(conflict.id, side); chosen(); } }),
-        el('code', { title: partText(value) }, before, differing ? el('mark', {}, differing) : null, after)));
-    };
-    const rows = result.conflicts.map((conflict) => {
-      const [theirsMarked, mineMarked] = difference(partText(conflict.theirs), partText(conflict.mine));
-      const where = conflict.field === null ? conflict.part : [conflict.part, ' › ', el('strong', {}, conflict.field)];
-      return el('tr', { 'data-conflict': conflict.id }, el('th', { scope: 'row' }, where),
-        cell(conflict, 'theirs', conflict.theirs, theirsMarked), cell(conflict, 'mine', conflict.mine, mineMarked));
-    });
-    const merged = [...result.fromThem.map((key) => `${key} (theirs)`), ...result.fromMe.map((key) => `${key} (yours)`)];
-    const count = result.conflicts.length;
     conflictWith = version;
     updateButtons();
-    banner.replaceChildren(el('div', { class: 'banner merge', role: 'alert' },
-      el('p', {}, `Version ${version}${author ? `, saved by ${author},` : ''} changed ${count === 1 ? 'a field' : `${count} fields`} you changed too. Choose theirs or mine for ${count === 1 ? 'it' : 'each'}:`),
-      el('table', { class: 'conflicts' },
-        el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Where'), el('th', { scope: 'col' }, `Theirs (version ${version})`), el('th', { scope: 'col' }, 'Mine'))),
-        el('tbody', {}, rows)),
-      merged.length ? el('p', { class: 'meta' }, `Merged without asking: ${merged.join(', ')}.`) : null,
-      el('div', { class: 'merge-actions' }, mergeButton,
-        el('button', { class: 'secondary', type: 'button', onclick: () => show(theirs, version) }, 'Take theirs whole'), left)));
-    chosen();
+    banner.replaceChildren(conflictBanner({
+      result, version, author, saving,
+      onMerge: (choices) => settle(resolve(result, choices, theirs, mine)),
+      onTakeTheirs: () => show(theirs, version),
+    }));
   }
 
   /** Follows every viewer's saves, from the version shown on. */
@@ -927,7 +844,7 @@ function renderEditor(main, navigate, id, pinned) {
   }).catch(() => main.replaceChildren(el('h1', {}, 'Document'), status('failed', 'The lab could not be reached.')));
 
   const leave = () => {
-    resized.disconnect();
+    view.close();
     live?.close();
     removeEventListener('beforeunload', warnOnLeave);
     removeEventListener('keydown', saveKeys);
