@@ -7,7 +7,8 @@ import { Draft, displayName, keepDisplayName } from './drafts.js';
 import { LiveDocument } from './live-document.js';
 import { RunView } from './diagram.js';
 import { conflictBanner } from './conflicts.js';
-import { errorText, valueText, valuesTable } from './values.js';
+import { DocumentForm } from './form.js';
+import { errorText } from './values.js';
 
 // The operators and the fields each reads, as TributaryStreams' catalogue says: fetched once.
 let catalogue = null;
@@ -100,21 +101,8 @@ function renderEditor(main, navigate, id, pinned) {
   let shownText = '';       // the text as the version it is based on was shown
   let problem = null;       // why the text is no document, while it is not one
   let runProblem = null;    // why the text does not run, when that is the text's fault
-  let frozen = false;       // whether the form waits for the JSON to be JSON again
-  // Each stream's Marbles field that does not read as marbles, by the stream's index, and why.
-  let marbleProblems = new Map();
   let conflictWith = null;  // the version whose conflicts with these edits are still to be chosen
   let live = null;          // the live connection, once the document is shown
-  let operators = [];
-  // The Marbles and Frame fields of each stream, which follow the latest run.
-  let marbleFields = new Map();
-  // The form's field for each JSON path it edits, where that path's errors are shown.
-  let fieldsByPath = new Map();
-  let lastMarbles = '';
-  let lastValues = {};
-  // Each node's fields that an operator change set aside, brought back by a later operator
-  // that reads them: map → delay → map keeps the expression.
-  const setAside = new Map();
 
   const heading = el('h1', {}, 'Document');
   const versionPill = el('span', { class: 'pill', 'aria-live': 'polite' }, '');
@@ -148,8 +136,14 @@ function renderEditor(main, navigate, id, pinned) {
   };
   text.addEventListener('scroll', () => { gutter.scrollTop = text.scrollTop; });
   const error = el('div', { class: 'error', id: 'json-error', role: 'status' });
-  const form = el('div', {});
-  const formNote = el('p', { class: 'form-note', role: 'status', id: 'form-note', hidden: true });
+  const form = new DocumentForm({
+    read: () => parsed().value,
+    write: (value) => {
+      text.value = formatJSON(value);
+      text.dispatchEvent(new Event('input'));
+    },
+    onProblems: () => markStale(runProblem),
+  });
   const view = new RunView();
   const versions = el('ul', { class: 'versions', 'aria-label': 'Versions' });
 
@@ -161,17 +155,12 @@ function renderEditor(main, navigate, id, pinned) {
       el('span', { class: 'spacer' }), note, deleteButton, shareButton, saveReason, saveButton),
     banner,
     el('div', { class: 'split' },
-      el('div', { class: 'panel' }, el('h2', {}, 'Edit'), formNote, docsLink('tributarystreams/marblenotation', 'Marble notation'), form, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), el('div', { class: 'json-editor' }, gutter, text), error),
+      el('div', { class: 'panel' }, el('h2', {}, 'Edit'), form.note, docsLink('tributarystreams/marblenotation', 'Marble notation'), form.element, el('label', { for: 'json' }, el('span', { class: 'visually-hidden' }, 'JSON')), el('div', { class: 'json-editor' }, gutter, text), error),
       el('div', { class: 'panel' }, el('div', { class: 'panel-head' }, el('h2', {}, 'Run ', view.staleLabel), view.zoomButton), view.failures, view.box, view.lanes, el('h2', {}, 'Versions'), versions)));
   text.id = 'json';
 
   // The run takes a few tens of milliseconds: the diagram is new within 150 ms of a pause.
   const rerun = debounced(100, () => run());
-  // A node's fields apply as they are typed, once typing pauses, as well as when they are left.
-  const settle = debounced(300, (input) => { if (input.isConnected) input.dispatchEvent(new Event('change')); });
-  form.addEventListener('input', (event) => {
-    if (event.target.matches('fieldset.node input[type=text], fieldset.node input[type=number]')) settle(event.target);
-  });
   text.addEventListener('input', () => {
     numberLines();
     // Edited is what says something other than the version it is based on: a field typed back
@@ -208,7 +197,7 @@ function renderEditor(main, navigate, id, pinned) {
       el('button', { class: 'primary', type: 'button', onclick: () => {
         text.value = kept.text;
         text.dispatchEvent(new Event('input'));
-        drawForm(parsed().value ?? baseDocument);
+        form.draw(parsed().value ?? baseDocument);
         banner.replaceChildren();
         updateButtons();
         note.textContent = kept.base === base ? 'Your unsaved changes are back.' : `Your unsaved changes are back; they began from version ${kept.base}.`;
@@ -272,10 +261,10 @@ function renderEditor(main, navigate, id, pinned) {
     banner.replaceChildren(...(offer ? [offer] : []));
     if (readOnly) enterReadOnly();
     updateButtons();
-    drawForm(documentObject);
+    form.draw(documentObject);
     operatorCatalogue().then((list) => {
-      operators = list;
-      drawForm(parsed().value ?? documentObject);
+      form.operators = list;
+      form.draw(parsed().value ?? documentObject);
     });
     run();
     loadVersions();
@@ -297,43 +286,11 @@ function renderEditor(main, navigate, id, pinned) {
     runProblem = invalid ? reason : null;
     // A stream's Marbles field that does not read as marbles is not in the JSON yet: the
     // diagram does not show it and Save waits for it, whatever the rest of the text says.
-    const fieldProblem = marbleProblems.values().next().value ?? null;
+    const fieldProblem = form.problem;
     problem = runProblem ?? fieldProblem;
     const stale = reason ?? fieldProblem;
     view.markStale(stale);
     updateButtons();
-  }
-
-  /**
-   * While the JSON is not JSON the form shows the last valid document, disabled, and says why;
-   * `reason` null gives it back.
-   */
-  function freezeForm(reason) {
-    frozen = reason !== null;
-    formNote.hidden = !frozen;
-    formNote.textContent = frozen ? `The form shows the last valid document and waits for the JSON to be fixed: ${reason}` : '';
-    form.classList.toggle('frozen', frozen);
-    for (const control of form.querySelectorAll('input, select, textarea, button')) control.disabled = frozen || readOnly;
-  }
-
-  /**
-   * Shows `problem` beside the form field its JSON path leads to — the field of that key, or
-   * else the nearest one above it — as well as under the JSON; clears the last one first.
-   */
-  function showFieldError(problem) {
-    for (const old of form.querySelectorAll('.field-error')) old.remove();
-    for (const invalid of form.querySelectorAll('[aria-invalid]')) invalid.removeAttribute('aria-invalid');
-    if (!problem?.path) return;
-    const parent = (path) => path.replace(/(\.[^.[\]]*|\[\d+\])$/, '');
-    let path = problem.path;
-    while (!fieldsByPath.has(path)) {
-      if (parent(path) === path) return;
-      path = parent(path);
-    }
-    const field = fieldsByPath.get(path);
-    field.setAttribute('aria-invalid', 'true');
-    const label = field.closest('label') ?? field;
-    label.after(el('span', { class: 'field-error', role: 'alert' }, problem.message));
   }
 
   let runs = 0;
@@ -364,15 +321,15 @@ function renderEditor(main, navigate, id, pinned) {
       text.setAttribute('aria-invalid', 'true');
       error.textContent = jsonError(text.value)?.message ?? failure.message;
       markStale(error.textContent);
-      freezeForm(error.textContent);
+      form.freeze(error.textContent);
       return;
     }
     // The form follows the text however it changed; a change made in the form is in it already,
     // and the field being typed in is left alone.
-    if (!form.contains(document.activeElement) || frozen) {
-      frozen = false;
-      drawForm(value);
-      freezeForm(null);
+    if (!form.isFocused || form.frozen) {
+      form.frozen = false;
+      form.draw(value);
+      form.freeze(null);
     }
     const [outcome, picture] = await Promise.all([
       api('/api/run', { method: 'POST', body: JSON.stringify(value) }),
@@ -393,179 +350,21 @@ function renderEditor(main, navigate, id, pinned) {
     if (!outcome.ok) {
       text.setAttribute('aria-invalid', 'true');
       error.textContent = errorText(outcome.body.error);
-      showFieldError(outcome.body.error);
+      form.showError(outcome.body.error);
       markStale(error.textContent, outcome.body.error?.code === 'invalidDocument');
       return;
     }
     text.removeAttribute('aria-invalid');
     error.textContent = '';
-    showFieldError(null);
+    form.showError(null);
     markStale(null);
     heading.textContent = value.name ?? 'Untitled document';
-    lastMarbles = outcome.body.marbles;
-    lastValues = outcome.body.values ?? {};
-    showMarbles();
+    form.showRun(outcome.body.marbles, outcome.body.values);
     view.showRun(outcome.body);
     if (picture.ok) {
       const drawing = await picture.text();
       if (serial === runs) view.place(drawing);
     }
-  }
-
-  /**
-   * Fills each stream's Marbles field with its lane as the run printed it, and its frame; a lane
-   * whose values are longer than a character is printed with stand-ins, which the field cannot
-   * take back, so it says where to edit them instead.
-   */
-  function showMarbles() {
-    const lines = lastMarbles.split('\n');
-    const drawn = lastMarbles.match(/\(drawn at ([0-9.]+) seconds a frame/);
-    for (const [id, { marbles, frame, values }] of marbleFields) {
-      if ([marbles, frame, values].includes(document.activeElement)) continue;
-      const line = lines.find((candidate) => candidate.startsWith(`${id} `) && !candidate.slice(id.length).trimStart().startsWith('='));
-      const printed = line ? line.slice(id.length).trim() : '';
-      marbles.value = printed;
-      frame.value = drawn ? drawn[1] : '1';
-      const used = [...new Set([...printed].filter((character) => character in lastValues))];
-      values.value = used.map((character) => `${character}=${valueText(lastValues[character])}`).join(', ');
-    }
-  }
-
-  /** The form field of one of a node's parameters, of the kind the catalogue gives it. */
-  function field(node, parameter, update) {
-    const label = `${parameter.summary} of ${node.id}`;
-    const current = node[parameter.key];
-    switch (parameter.kind) {
-      case 'flag':
-        return el('label', { class: 'flag' }, el('input', {
-          type: 'checkbox', checked: current === true, 'aria-label': label,
-          onchange: (event) => update({ [parameter.key]: event.target.checked }),
-        }), parameter.summary);
-      case 'seconds':
-      case 'count':
-        return el('label', {}, parameter.summary, el('input', {
-          type: 'number', value: current ?? '', 'aria-label': label,
-          min: parameter.kind === 'seconds' ? '0.001' : '0', step: parameter.kind === 'seconds' ? 'any' : '1',
-          onchange: (event) => update({ [parameter.key]: event.target.value === '' ? undefined : Number(event.target.value) }),
-        }));
-      case 'value':
-        return el('label', {}, parameter.summary, el('input', {
-          type: 'text', value: current === undefined ? '' : JSON.stringify(current), 'aria-label': label,
-          onchange: (event) => {
-            // A JSON value as typed; anything else is taken as text.
-            let value;
-            try { value = JSON.parse(event.target.value); } catch { value = event.target.value; }
-            update({ [parameter.key]: value });
-          },
-        }));
-      default:
-        return el('label', {}, parameter.summary, el('input', {
-          type: 'text', value: current ?? '', 'aria-label': label, class: 'code',
-          onchange: (event) => update({ [parameter.key]: event.target.value }),
-        }));
-    }
-  }
-
-  function drawForm(documentObject) {
-    marbleFields = new Map();
-    marbleProblems = new Map();
-    fieldsByPath = new Map();
-    // The text may hold anything while it is typed: the form shows what has the shape of a document.
-    const entries = (list) => (Array.isArray(list) ? list : []).map((entry, index) => [entry, index])
-      .filter(([entry]) => entry !== null && typeof entry === 'object' && !Array.isArray(entry));
-    const streams = entries(documentObject?.streams).map(([stream, index]) => {
-      const marbles = el('input', { type: 'text', 'aria-label': `Marbles of ${stream.id}`, class: 'code', title: 'One character a frame: - nothing, a value, | finished, # failed, (ab) together, 10s a time span' });
-      const values = el('input', { type: 'text', 'aria-label': `Values of ${stream.id}`, class: 'code', placeholder: 'a=swift, b=rust', title: 'What letters of the marbles stand for: a=swift, b=rust, #=the failure' });
-      const frame = el('input', { type: 'number', value: '1', min: '0.01', step: 'any', 'aria-label': `Seconds per frame of ${stream.id}` });
-      marbleFields.set(stream.id, { marbles, frame, values });
-      fieldsByPath.set(`$.streams[${index}]`, marbles);
-      let applied = 0;
-      const apply = async () => {
-        const serial = ++applied;
-        const answer = await api('/api/marbles', { method: 'POST', body: JSON.stringify({ marbles: marbles.value, frame: Number(frame.value), id: stream.id, values: valuesTable(values.value) }) });
-        if (serial !== applied) return; // typed on since
-        if (!answer.ok) {
-          // The error names its place in the request, `$.marbles: …`; here it is the field's.
-          const place = answer.body.error?.path ?? '';
-          const label = place.startsWith('$.values') ? 'Values' : place.startsWith('$.frame') ? 'Frame' : 'Marbles';
-          const message = (answer.body.error?.message ?? 'They do not read.').replace(/^\$[^:]*: /, '');
-          showFieldError({ path: `$.streams[${index}]`, message: `${label}: ${message}` });
-          marbleProblems.set(index, `Fix the ${label} of stream ${stream.id} to save.`);
-          markStale(runProblem);
-          return;
-        }
-        marbleProblems.delete(index);
-        const { value } = parsed();
-        if (!value?.streams?.[index]) return;
-        value.streams[index] = inDocumentOrder(answer.body.stream);
-        text.value = formatJSON(value);
-        text.dispatchEvent(new Event('input'));
-      };
-      // Applied as it is typed, once typing pauses, and at once when the field is left.
-      const typed = debounced(300, apply);
-      for (const input of [marbles, values, frame]) {
-        input.addEventListener('input', typed);
-        input.addEventListener('change', apply);
-      }
-      return el('fieldset', {}, el('legend', {}, `Stream ${stream.id}`), el('div', { class: 'controls' },
-        el('label', {}, 'Marbles', marbles), el('label', {}, 'Values', values), el('label', {}, 'Frame (s)', frame)));
-    });
-    const nodes = entries(documentObject?.nodes).map(([node, index]) => {
-      const update = (change) => {
-        const { value } = parsed();
-        if (!value) return;
-        Object.assign(value.nodes[index], change);
-        for (const [key, field] of Object.entries(change)) if (field === undefined) delete value.nodes[index][key];
-        text.value = formatJSON(value);
-        text.dispatchEvent(new Event('input'));
-      };
-      const entry = operators.find((candidate) => candidate.name === node.operator);
-      const joins = entry?.joins ?? Array.isArray(node.inputs);
-      const inputs = Array.isArray(node.inputs) ? node.inputs : (node.input ? [String(node.input)] : []);
-      // Another operator keeps the inputs and the fields both read, and starts the others.
-      const choose = (name) => {
-        const next = operators.find((candidate) => candidate.name === name);
-        const now = parsed().value?.nodes?.[index];
-        if (!next || !now) return;
-        const change = { operator: name };
-        const kept = setAside.get(node.id) ?? {};
-        for (const parameter of entry?.parameters ?? []) {
-          if (now[parameter.key] !== undefined) kept[parameter.key] = now[parameter.key];
-          change[parameter.key] = undefined;
-        }
-        setAside.set(node.id, kept);
-        for (const parameter of next.parameters) change[parameter.key] = now[parameter.key] ?? kept[parameter.key] ?? parameter.initial;
-        const reads = now.inputs ?? (now.input ? [now.input] : []);
-        if (next.joins) Object.assign(change, { inputs: reads, input: undefined });
-        else Object.assign(change, { input: reads[0] ?? '', inputs: undefined });
-        update(change);
-        drawForm(parsed().value ?? documentObject);
-      };
-      const fields = (entry?.parameters ?? []).map((parameter) => {
-        const made = field(node, parameter, update);
-        fieldsByPath.set(`$.nodes[${index}].${parameter.key}`, made.querySelector('input') ?? made);
-        return made;
-      });
-      const select = el('select', { 'aria-label': `Operator of ${node.id}`, onchange: (event) => choose(event.target.value) },
-        operators.map((candidate) => el('option', { value: candidate.name, selected: candidate.name === node.operator, title: candidate.summary }, candidate.name)));
-      const inputsField = el('input', {
-        type: 'text', value: inputs.join(', '), 'aria-label': `Inputs of ${node.id}`,
-        placeholder: joins ? 'first, second' : null,
-        onchange: (event) => {
-          const names = event.target.value.split(',').map((name) => name.trim()).filter(Boolean);
-          update(joins ? { inputs: names, input: undefined } : { input: names[0], inputs: undefined });
-        },
-      });
-      for (const key of ['', '.operator', '.id']) fieldsByPath.set(`$.nodes[${index}]${key}`, select);
-      for (const key of ['.input', '.inputs']) fieldsByPath.set(`$.nodes[${index}]${key}`, inputsField);
-      return el('fieldset', { class: 'node' }, el('legend', {}, `Node ${node.id}`), el('div', { class: 'controls' },
-        el('label', { title: entry?.summary }, 'Operator', select),
-        el('label', {}, joins ? 'Inputs' : 'Input', inputsField), fields), entry ? el('p', { class: 'hint' }, entry.summary) : null);
-    });
-    form.replaceChildren(...streams, ...nodes);
-    showMarbles();
-    disableForm();
-    if (frozen) for (const control of form.querySelectorAll('input, select, textarea, button')) control.disabled = true;
   }
 
   async function loadVersions() {
@@ -584,7 +383,7 @@ function renderEditor(main, navigate, id, pinned) {
           if (!old.ok) return;
           text.value = formatJSON(inDocumentOrder(old.body.document));
           numberLines();
-          drawForm(old.body.document);
+          form.draw(old.body.document);
           dirty = differsFromBase();
           updateButtons();
           note.textContent = `Version ${version.number} opened: save to restore it.`;
@@ -666,7 +465,7 @@ function renderEditor(main, navigate, id, pinned) {
     readOnly = true;
     identity.hidden = true;
     text.readOnly = true;
-    disableForm();
+    form.makeReadOnly();
     for (const button of [saveButton, deleteButton]) {
       button.disabled = true;
       button.title = 'Open the link tributary lab printed to edit.';
@@ -682,11 +481,6 @@ function renderEditor(main, navigate, id, pinned) {
       ...latestLink));
   }
 
-  /** Every control of the form, disabled, in a read-only view. */
-  function disableForm() {
-    if (!readOnly) return;
-    for (const control of form.querySelectorAll('input, select, textarea, button')) control.disabled = true;
-  }
 
 
   /**
@@ -710,7 +504,7 @@ function renderEditor(main, navigate, id, pinned) {
       if (keepEdits) {
         text.value = formatJSON(inDocumentOrder(merged));
         numberLines();
-        drawForm(merged);
+        form.draw(merged);
         dirty = true;
         updateButtons();
         run();
