@@ -73,25 +73,25 @@ public final class SQLiteDocumentStore: DocumentTables, PooledStore {
 
     func head(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument? {
         try await read { db in
-            try Row.fetchOne(
+            try VersionRecord.fetchOne(
                 db,
                 sql: """
                     SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM documents d
                     JOIN versions v ON v.document_id = d.id AND v.number = d.version WHERE d.id = ?
                     """,
                 arguments: [id.description]
-            ).map(Self.stored)
+            )?.document
         }
     }
 
     func stored(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument? {
         try await read { db in
-            try Row.fetchOne(
+            try VersionRecord.fetchOne(
                 db,
                 sql:
                     "SELECT document_id, number, saved_at, author, body FROM versions WHERE document_id = ? AND number = ?",
                 arguments: [id.description, number]
-            ).map(Self.stored)
+            )?.document
         }
     }
 
@@ -134,7 +134,7 @@ public final class SQLiteDocumentStore: DocumentTables, PooledStore {
         arguments += [count]
         let (sqlCondition, sqlArguments) = (condition, arguments)
         return try await read { db in
-            try Row.fetchAll(
+            try VersionRecord.fetchAll(
                 db,
                 sql: """
                     SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM documents d
@@ -142,24 +142,18 @@ public final class SQLiteDocumentStore: DocumentTables, PooledStore {
                     \(sqlCondition) ORDER BY d.updated_at DESC, d.id DESC LIMIT ?
                     """,
                 arguments: sqlArguments
-            ).map(Self.stored)
+            ).map(\.document)
         }
     }
 
     func history(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion] {
         try await read { db in
-            try Row.fetchAll(
+            try VersionListing.fetchAll(
                 db,
                 sql: "SELECT number, saved_at, author FROM versions WHERE document_id = ? ORDER BY number",
                 arguments: [id.description]
             )
-            .map {
-                DocumentVersion(
-                    number: $0["number"],
-                    time: Date(timeIntervalSince1970: $0["saved_at"]),
-                    author: $0["author"]
-                )
-            }
+            .map(\.version)
         }
     }
 
@@ -188,14 +182,40 @@ public final class SQLiteDocumentStore: DocumentTables, PooledStore {
             ]
         )
     }
+}
 
-    private static func stored(_ row: Row) throws(DocumentStoreError) -> SharedDocument {
-        try SharedDocument(
-            id: row["document_id"] as String,
-            version: row["number"],
-            updatedAt: Date(timeIntervalSince1970: row["saved_at"]),
-            author: row["author"],
-            body: row["body"]
+/// A version as SQLite keeps it: a row of `versions`, read by its columns.
+struct VersionRecord: FetchableRecord {
+    enum Columns {
+        static let documentID = Column("document_id")
+        static let number = Column("number")
+        static let savedAt = Column("saved_at")
+        static let author = Column("author")
+        static let body = Column("body")
+    }
+
+    var document: SharedDocument
+
+    init(row: Row) throws {
+        document = try SharedDocument(
+            id: row[Columns.documentID] as String,
+            version: row[Columns.number],
+            updatedAt: Date(timeIntervalSince1970: row[Columns.savedAt]),
+            author: row[Columns.author],
+            body: row[Columns.body]
+        )
+    }
+}
+
+/// A version as the list of a document's versions has it: its number, time and author.
+struct VersionListing: FetchableRecord {
+    var version: DocumentVersion
+
+    init(row: Row) {
+        version = DocumentVersion(
+            number: row[VersionRecord.Columns.number],
+            time: Date(timeIntervalSince1970: row[VersionRecord.Columns.savedAt]),
+            author: row[VersionRecord.Columns.author]
         )
     }
 }
