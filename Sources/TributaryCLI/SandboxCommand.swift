@@ -8,7 +8,7 @@ import UnixSignals
 struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
-        abstract: "Serve generated news on this machine: NewsAPI, Hacker News, TMDb, RSS and Atom feeds, pictures.",
+        abstract: "Serve generated news on this machine: NewsAPI, Hacker News, TMDb, feeds and pictures.",
         discussion: """
             The sandbox answers /v2/top-headlines, /v2/everything and /v2/top-headlines/sources \
             as NewsAPI.org does, errors included, from a dataset generated from --seed, and \

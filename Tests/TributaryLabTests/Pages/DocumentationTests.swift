@@ -106,7 +106,7 @@ struct DocumentationTests {
                 let page = try await lab.send(.get, path)
                 #expect(page.status == 404)
                 #expect(page.text.contains("The documentation is not built"))
-                #expect(page.text.contains("generate-documentation --enable-experimental-combined-documentation"))
+                #expect(page.text.contains("--enable-experimental-combined-documentation"))
             }
             let session = try await lab.send(.get, "/api/session", authorized: false)
             #expect(session.json["documentation"] as? Bool == false)
