@@ -17,7 +17,7 @@ let typed = PassthroughSubject<String, Never>()
 let subscription = queries(of: typed, scheduler: DispatchQueue.main).sink { print("search:", $0) }
 
 /// Someone types: a key every 100 ms, then a pause of half a second.
-func type(_ texts: [String]) async throws {
+@MainActor func type(_ texts: [String]) async throws {
     for text in texts {
         typed.send(text)
         try await Task.sleep(for: .milliseconds(100))
