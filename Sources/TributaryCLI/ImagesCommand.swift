@@ -53,7 +53,8 @@ struct ImagesCommand: AsyncParsableCommand {
             let failures: Int
             if urls.contains(where: { $0.hasPrefix("/") }) {
                 failures = try await Sandbox.withRunning { base in
-                    console.note("Reading sandbox paths from the built-in sandbox at \(base).")
+                    let origin = base.deletingLastPathComponent().absoluteString
+                    console.note("Reading sandbox paths from the built-in sandbox at \(origin).")
                     return try await fetchAll(base: base, saving: directory, console: console)
                 }
             } else {

@@ -17,10 +17,13 @@ extension StreamsCommand {
         @Option(help: "The lab's token, which writes and recordings need (TRIBUTARY_LAB_TOKEN).")
         var token: String?
 
+        @Option(help: "Whom the versions saved are credited to (default: the user's name, $USER).")
+        var author: String?
+
         var environment: [String: String] = ProcessInfo.processInfo.environment
 
         enum CodingKeys: CodingKey {
-            case lab, token
+            case lab, token, author
         }
 
         func validate() throws {
@@ -39,9 +42,16 @@ extension StreamsCommand {
         func withClient<Result: Sendable>(_ body: (LabClient) async throws -> Result) async throws -> Result {
             let url = NewsCommand.Connection.url(labText) ?? URL(string: "http://127.0.0.1:8080")!
             let token = givenToken
+            let author = author ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 }
             return try await AsyncHTTPClientTransport.withTransport { transport in
                 try await body(
-                    LabClient(baseURL: url, token: token, transport: transport, retryPolicy: .never)
+                    LabClient(
+                        baseURL: url,
+                        token: token,
+                        transport: transport,
+                        retryPolicy: .never,
+                        author: author
+                    )
                 )
             }
         }

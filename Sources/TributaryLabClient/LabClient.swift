@@ -46,6 +46,9 @@ public struct LabClient: Sendable {
     public var transport: any HTTPTransporting
     /// When a failed request is tried again.
     public var retryPolicy: RetryPolicy
+    /// Whom the versions this client saves are credited to, as the lab's version list shows
+    /// them (`X-Author`); nil for `anonymous`.
+    public var author: String?
 
     /// Makes a client of the lab at `baseURL`.
     ///
@@ -54,16 +57,19 @@ public struct LabClient: Sendable {
     ///   - token: The token writes need, or nil to only read.
     ///   - transport: What carries the requests.
     ///   - retryPolicy: When a failed request is tried again.
+    ///   - author: Whom the versions it saves are credited to; nil for `anonymous`.
     public init(
         baseURL: URL,
         token: String?,
         transport: any HTTPTransporting,
-        retryPolicy: RetryPolicy = .standard
+        retryPolicy: RetryPolicy = .standard,
+        author: String? = nil
     ) {
         self.baseURL = baseURL
         self.token = token
         self.transport = transport
         self.retryPolicy = retryPolicy
+        self.author = author
     }
 
     /// The client of the JSON API, made from ``baseURL``, ``token``, ``transport`` and
@@ -81,8 +87,13 @@ public struct LabClient: Sendable {
 
     /// Stores `document` as a new shared document.
     public func create(_ document: StreamDocument) async throws(APIError) -> SharedDocument {
-        try await api.send(Request<SharedDocument>("api/streams", method: .post, body: .json(document)))
+        var request = Request<SharedDocument>("api/streams", method: .post, body: .json(document))
+        request.headers[Self.authorField] = author
+        return try await api.send(request)
     }
+
+    /// The field that names whom a save is credited to.
+    static let authorField = HTTPField.Name("X-Author")!
 
     /// The latest version of a document.
     public func document(_ id: DocumentID) async throws(APIError) -> SharedDocument {
@@ -118,6 +129,7 @@ public struct LabClient: Sendable {
     ) async throws(LabSaveError) -> SharedDocument {
         var request = Request<SharedDocument>(.path("api/streams/\(id)"), method: .put, body: .json(document))
         request.headers[.ifMatch] = "\"\(baseVersion)\""
+        request.headers[Self.authorField] = author
         let refusal: APIError
         do {
             return try await api.send(request)

@@ -28,6 +28,9 @@ public final class LabLaneRecorder: LaneRecording {
         case recordingFull(String)
         /// The lab had not stored every event within the time allowed.
         case timedOut(stored: Int, recorded: Int)
+        /// The lab stored none of the events in the time allowed, and the last attempt to reach
+        /// it failed for the reason given: nothing listening, or the token refused.
+        case unreachable(String)
         /// The lab refused a batch as malformed, which a recorder of this version never sends;
         /// the recorder stopped rather than send what the lab cannot take.
         case refused(String)
@@ -38,6 +41,7 @@ public final class LabLaneRecorder: LaneRecording {
             case .timedOut(let stored, let recorded):
                 "The lab had stored \(stored) of \(recorded) events when the time ran out."
             case .refused(let message): "The lab refused the recorder's events: \(message)"
+            case .unreachable(let reason): "The lab stored none of the events: \(reason)"
             }
         }
     }
@@ -110,6 +114,8 @@ public final class LabLaneRecorder: LaneRecording {
             if let ended { throw ended }
             if acknowledged >= target { return }
             guard ContinuousClock.now < deadline else {
+                let failure = buffer.state.withLock { $0.lastFailure }
+                if acknowledged == start, let failure { throw Error.unreachable(failure) }
                 throw Error.timedOut(stored: acknowledged - start, recorded: target - start)
             }
             try await Task.sleep(for: .milliseconds(2))
@@ -144,6 +150,8 @@ final class EventBuffer: Sendable {
         var ended: LabLaneRecorder.Error?
         /// Someone waits for everything to be stored: send what there is without waiting.
         var flushing = false
+        /// Why the last attempt to connect to the lab failed; nil once a connection is made.
+        var lastFailure: String?
         var recorded: Int { acknowledged + pending.count }
     }
 
@@ -251,51 +259,77 @@ struct IngestLink: Sendable {
         headers[.authorization] = "Bearer \(token)"
         while !Task.isCancelled, buffer.state.withLock({ $0.ended == nil }) {
             let heard = Protected(false)
-            _ = try? await WebSocketClient.connect(
-                url: url,
-                configuration: .init(additionalHeaders: headers),
-                logger: logger
-            ) { inbound, outbound, _ in
-                buffer.rewind()
-                let ready = Protected(false)
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for try await message in inbound.messages(maxSize: 1 << 16) {
-                            guard case .text(let text) = message,
-                                let reply = try? JSONDecoder().decode(
-                                    RecordingIngestReply.self,
-                                    from: Data(text.utf8)
-                                )
-                            else { continue }
-                            heard.withLock { $0 = true }
-                            switch reply {
-                            case .stored(_, let next):
-                                buffer.acknowledge(next)
-                                ready.withLock { $0 = true }
-                            case .full(_, let next, let problem):
-                                buffer.acknowledge(next)
-                                buffer.end(.recordingFull(problem.message))
-                                return
-                            case .invalid(let problem) where problem.code == "superseded":
-                                // Another connection of this recorder took over; connect again.
-                                return
-                            case .invalid(let problem):
-                                // Sending the same events again would be refused again.
-                                buffer.end(.refused(problem.message))
-                                return
-                            }
-                        }
-                    }
-                    group.addTask {
-                        try await send(buffer, to: outbound, whenReady: ready)
-                    }
-                    try await group.next()
-                    group.cancelAll()
-                }
-            }
+            do {
+                try await connect(buffer, headers: headers, logger: logger, heard: heard)
+            } catch  where !heard.withLock({ $0 }) {
+                let reason = Self.reason(error, url: url)
+                buffer.state.withLock { $0.lastFailure = reason }
+            } catch {}
             if heard.withLock({ $0 }) { pause = .milliseconds(100) }
             try? await Task.sleep(for: pause)
             pause = min(pause * 2, .seconds(5))
+        }
+    }
+
+    /// Why connecting to the lab failed, in a sentence a developer can act on.
+    static func reason(_ error: any Swift.Error, url: String) -> String {
+        let place =
+            URLComponents(string: url).map { "\($0.host ?? "?"):\($0.port.map(String.init) ?? "?")" } ?? url
+        if let error = error as? WebSocketClientError, error == .webSocketUpgradeFailed {
+            return "the lab at \(place) refused the recorder's connection: is the token the one it printed?"
+        }
+        return "nothing answered at \(place) (\(error)): is the lab running there?"
+    }
+
+    /// One connection: events sent as the lab is ready for them, until it drops.
+    private func connect(
+        _ buffer: EventBuffer,
+        headers: HTTPFields,
+        logger: Logger,
+        heard: Protected<Bool>
+    ) async throws {
+        _ = try await WebSocketClient.connect(
+            url: url,
+            configuration: .init(additionalHeaders: headers),
+            logger: logger
+        ) { inbound, outbound, _ in
+            buffer.state.withLock { $0.lastFailure = nil }
+            buffer.rewind()
+            let ready = Protected(false)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for try await message in inbound.messages(maxSize: 1 << 16) {
+                        guard case .text(let text) = message,
+                            let reply = try? JSONDecoder().decode(
+                                RecordingIngestReply.self,
+                                from: Data(text.utf8)
+                            )
+                        else { continue }
+                        heard.withLock { $0 = true }
+                        switch reply {
+                        case .stored(_, let next):
+                            buffer.acknowledge(next)
+                            ready.withLock { $0 = true }
+                        case .full(_, let next, let problem):
+                            buffer.acknowledge(next)
+                            buffer.end(.recordingFull(problem.message))
+                            return
+                        case .invalid(let problem) where problem.code == "superseded":
+                            // Another connection of this recorder took over; connect again.
+                            return
+                        case .invalid(let problem):
+                            // Sending the same events again would be refused again.
+                            buffer.end(.refused(problem.message))
+                            return
+                        }
+                    }
+                }
+                group.addTask {
+                    try await send(buffer, to: outbound, whenReady: ready)
+                }
+                try await group.next()
+                group.cancelAll()
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import TributaryLab
+import TributaryLabClient
 import TributaryLabWire
 import TributaryTestSupport
 
@@ -210,9 +211,16 @@ extension StreamsLabCommandTests {
 
             let lab = ["--lab", url.absoluteString, "--token", token]
             let pushed = CapturedConsole()
-            try await command(["streams", "push", Self.example] + lab, as: StreamsCommand.Push.self)
-                .execute(console: pushed.console)
+            try await command(
+                ["streams", "push", Self.example, "--author", "Ada"] + lab,
+                as: StreamsCommand.Push.self
+            )
+            .execute(console: pushed.console)
             let id = String(pushed.output.prefix { $0 != " " })
+            // The version is credited to whom --author names.
+            let versions = try await StreamsCommand.LabOptions.parse(["--lab", url.absoluteString])
+                .withClient { client in try await client.versions(of: try #require(DocumentID(id))) }
+            #expect(versions.map(\.author) == ["Ada"])
             let file = folder.appending(path: "pulled.json").path
             try await command(
                 ["streams", "pull", id, "--lab", url.absoluteString, "--output", file],

@@ -130,7 +130,7 @@ struct NewsAppTutorialTests {
     /// lines a run, with the sandbox's address as `url` has it.
     private static func shownRuns(_ file: String, url: URL) throws -> [[String]] {
         let terminal = try String(contentsOf: resources.appending(path: file), encoding: .utf8)
-            .replacingOccurrences(of: "http://127.0.0.1:8080", with: "http://\(url.host()!):\(url.port!)")
+            .replacingOccurrences(of: "http://127.0.0.1:8081", with: "http://\(url.host()!):\(url.port!)")
         return terminal.components(separatedBy: "$ swift run NewsApp\n").dropFirst().map { run in
             run.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("$") }
         }

@@ -29,8 +29,37 @@ import TributaryTestSupport
         #expect(total.current == 500_500)
         // Subscribed, the demand and 98 values fit; the other 902 values and the cancellation do not.
         #expect(recorder.dropped == 903)
-        await #expect(throws: LabLaneRecorder.Error.timedOut(stored: 0, recorded: 100)) {
+        // Nothing was stored, and the recorder says why: nothing answered.
+        let error = await #expect(throws: LabLaneRecorder.Error.self) {
             try await recorder.flush(timeout: .milliseconds(300))
+        }
+        guard case .unreachable(let reason) = error else {
+            Issue.record("\(String(describing: error)) names no reason")
+            return
+        }
+        #expect(reason.hasPrefix("nothing answered at 127.0.0.1:1 "))
+        #expect(reason.hasSuffix("is the lab running there?"))
+    }
+
+    /// A recorder whose token the lab refuses says so when asked to flush, rather than only
+    /// that the time ran out.
+    @Test(.timeLimit(.minutes(1)))
+    func saysTheLabRefusedItsToken() async throws {
+        try await withLab { lab in
+            let recorder = LabLaneRecorder(
+                lab: lab.base,
+                token: "not-the-token-0123456789",
+                recording: "refused"
+            )
+            let cancellable = Just(1).lane("refused", recorder: recorder).sink { _ in }
+            let error = await #expect(throws: LabLaneRecorder.Error.self) {
+                try await recorder.flush(timeout: .milliseconds(500))
+            }
+            cancellable.cancel()
+            #expect(
+                error?.description
+                    == "The lab stored none of the events: the lab at \(lab.base.host ?? ""):\(lab.base.port ?? 0) refused the recorder's connection: is the token the one it printed?"
+            )
         }
     }
 }

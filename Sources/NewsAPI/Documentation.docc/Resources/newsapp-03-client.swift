@@ -2,7 +2,7 @@ import Foundation
 import TributaryHTTP
 
 let client = APIClient(
-    baseURL: URL(string: "http://127.0.0.1:8080/v2")!,
+    baseURL: URL(string: "http://127.0.0.1:8081/v2")!,
     transport: URLSessionTransport(),
     middleware: [Authentication(.apiKeyInQuery("tributary-sandbox-demo", name: "apiKey"))],
     serverErrors: .newsAPI

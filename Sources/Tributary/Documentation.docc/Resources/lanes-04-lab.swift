@@ -16,9 +16,13 @@ func queries<S: Scheduler>(
         .eraseToAnyPublisher()
 }
 
+let environment = ProcessInfo.processInfo.environment
+guard let token = environment["TRIBUTARY_LAB_TOKEN"] else {
+    fatalError("Set TRIBUTARY_LAB_TOKEN to the token `tributary lab` printed.")
+}
 let recorder = LabLaneRecorder(
-    lab: URL(string: "http://127.0.0.1:8080")!,
-    token: ProcessInfo.processInfo.environment["TRIBUTARY_LAB_TOKEN"] ?? "",
+    lab: URL(string: environment["TRIBUTARY_LAB_URL"] ?? "http://127.0.0.1:8080")!,
+    token: token,
     recording: "search box"
 )
 Lanes.recorder = recorder
