@@ -2,18 +2,19 @@ import Dispatch
 import Foundation
 public import Testing
 
-/// Waits for `condition`, for long: a full run under the thread sanitizer can keep every
-/// cooperative thread busy with other suites for many seconds. A condition still false after
-/// 40 seconds is recorded as the test's failure, at the caller.
+/// Waits for `condition`, for long: a full run under the thread sanitizer, or on a machine
+/// whose cores other processes keep busy, can hold every cooperative thread with other suites
+/// for many seconds. A condition still false after 90 seconds is recorded as the test's
+/// failure, at the caller: the limit is there to catch a hang, not slowness.
 public func waitUntil(
     isolation: isolated (any Actor)? = #isolation,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () async -> Bool
 ) async throws {
-    let deadline = ContinuousClock.now + .seconds(40)
+    let deadline = ContinuousClock.now + .seconds(90)
     while await !condition() {
         guard ContinuousClock.now < deadline else {
-            Issue.record("The condition did not hold within 40 seconds.", sourceLocation: sourceLocation)
+            Issue.record("The condition did not hold within 90 seconds.", sourceLocation: sourceLocation)
             return
         }
         try await Task.sleep(for: .milliseconds(5))

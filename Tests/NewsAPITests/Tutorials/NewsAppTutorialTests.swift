@@ -181,7 +181,7 @@ struct NewsAppTutorialTests {
 
                 for await state in Observed({ model.state }).values {
                     switch state {
-                    case .idle: print("idle")
+                    case .idle: continue  // until the search starts
                     case .loading(let endpoint): print("loading", endpoint)
                     case .loaded(let articles):
                         print(articles.count, "articles, the first:", articles.first?.title ?? "none")

@@ -40,7 +40,7 @@ struct DocumentationTests {
             let port = lab.base.port ?? 0
             let bare = try RawConnection(port: port)
             bare.send("GET /docs HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            let redirect = await bare.readUntilClosed(timeout: .seconds(10)).text
+            let redirect = await bare.readUntilClosed(timeout: .seconds(60)).text
             #expect(redirect.hasPrefix("HTTP/1.1 303") && redirect.contains("Location: /docs/documentation/"))
 
             let page = try await lab.send(.get, "/docs/documentation/tributary/", authorized: false)
@@ -57,7 +57,7 @@ struct DocumentationTests {
             folder.send(
                 "GET /docs/documentation/tributary HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
             )
-            let moved = await folder.readUntilClosed(timeout: .seconds(10)).text
+            let moved = await folder.readUntilClosed(timeout: .seconds(60)).text
             #expect(
                 moved.hasPrefix("HTTP/1.1 301") && moved.contains("/docs/documentation/tributary/"),
                 "\(moved)"
@@ -67,7 +67,7 @@ struct DocumentationTests {
             for path in ["/docs/../secret.txt", "/docs/%2e%2e/secret.txt", "/docs/..%2fsecret.txt"] {
                 let probe = try RawConnection(port: port)
                 probe.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                let answer = await probe.readUntilClosed(timeout: .seconds(10)).text
+                let answer = await probe.readUntilClosed(timeout: .seconds(60)).text
                 #expect(
                     !answer.contains("secret") && !answer.hasPrefix("HTTP/1.1 200"),
                     "\(path): \(answer.prefix(60))"
@@ -89,7 +89,7 @@ struct DocumentationTests {
         try await withLab(configuration: configuration) { lab in
             let bare = try RawConnection(port: lab.base.port ?? 0)
             bare.send("GET /docs HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            let redirect = await bare.readUntilClosed(timeout: .seconds(10)).text
+            let redirect = await bare.readUntilClosed(timeout: .seconds(60)).text
             #expect(redirect.contains("Location: /docs/documentation/tributary/"), "\(redirect)")
         }
     }

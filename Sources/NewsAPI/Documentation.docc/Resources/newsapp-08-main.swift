@@ -14,7 +14,7 @@ model.searchText = "swift"
 
 for await state in Observed({ model.state }).values {
     switch state {
-    case .idle: print("idle")
+    case .idle: continue  // until the search starts
     case .loading(let endpoint): print("loading", endpoint)
     case .loaded(let articles): print(articles.count, "articles, the first:", articles.first?.title ?? "none")
     case .failed(let failure): print("failed:", failure.message)
