@@ -245,6 +245,7 @@ struct LabCommand: AsyncParsableCommand {
                     }
                 }
             }
+            console.note("The lab stopped. Its documents are kept in \(place).")
         } catch let error as DocumentStoreError {
             console.note("error: \(error)")
             throw ExitCode.failure
