@@ -327,6 +327,32 @@ def probe(binary):
               answer[:40])
         s.close()
         check("the lab is alive", lab.alive())
+        # Thousands of requests pipelined on a few connections by clients that read no answer.
+        pipelined = []
+        for _ in range(20):
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.connect(("127.0.0.1", lab.port))
+            try:
+                s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 10_000)
+            except OSError:
+                pass
+            pipelined.append(s)
+        time.sleep(2)
+        started = time.monotonic()
+        health = lab.request("GET", "/api/health", token=False)[0]
+        took = time.monotonic() - started
+        check("health answers while 20 clients pipeline 10,000 requests each and read none",
+              health == 200 and took < 1.0, f"{health} in {took:.2f}s")
+        for s in pipelined:
+            s.close()
+        # A save based on the largest version there is: a conflict, not an overflow.
+        status, _, body = lab.request("POST", "/api/streams", big_document(1))
+        created = json.loads(body)["id"] if status == 201 else None
+        status, _, body = lab.request("PUT", f"/api/streams/{created}", big_document(1),
+                                      headers={"If-Match": '"9223372036854775807"'})
+        check("a save based on version 2^63-1 is a conflict", status == 412, (status, body[:120]))
+        check("the lab is alive", lab.alive())
 
         print("budgets before parsing")
         chain = json.dumps({"schemaVersion": 1, "streams": [{"id": "a", "items": [{"value": 1}]}],

@@ -27,6 +27,10 @@ struct GuardedChannel: ServerChildChannel {
                     writeTimeout: writeTimeout
                 )
             )
+            // NIO's own: no more is read from a client while its answers wait to be sent, so a
+            // client that pipelines requests and never reads gets no more answered than its
+            // socket takes, and costs the event loop nothing in the meantime.
+            try channel.pipeline.syncOperations.addHandler(BackPressureHandler())
         }
         .flatMap { inner.setup(channel: channel, logger: logger) }
         .flatMapThrowing { value in

@@ -104,6 +104,9 @@ extension RequestFraming {
             }
         }
 
+        /// The most requests of a connection waiting for their answers at once.
+        static let mostUnanswered = 32
+
         private mutating func readHead(_ given: HTTPRequestHead) -> ReadAction {
             var head = given
             let isFirst = !hasRead
@@ -127,6 +130,15 @@ extension RequestFraming {
                 // further request after a head that asks to upgrade.
                 if !asksForWebSocket { head.headers.remove(name: "upgrade") }
                 keepsAlive = false
+            }
+            // A client that has sent more requests than this without reading their answers is
+            // answered the oldest and closed, and nothing more of it is read: each request it
+            // pipelines is work done and an answer kept for a client that may never read, which
+            // thousands of pipelined requests on a few connections made a stall of every
+            // other client's. NIO's decoder reads whatever arrives, and Hummingbird answers it.
+            guard unanswered.count < Self.mostUnanswered else {
+                mode = .closing
+                return .drop
             }
             var request = Unanswered(keepsAlive: keepsAlive)
             request.waitsToContinue =

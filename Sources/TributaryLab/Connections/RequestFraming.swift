@@ -36,6 +36,10 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private var machine: StateMachine
+    /// Whether the last answer went out while its request's body was still coming in.
+    private var isLingering = false
+    /// How many bytes of that body have been read and dropped since.
+    private var lingered = 0
 
     /// `mayContinue` says whether a request's head carries a credential the lab takes.
     init(mayContinue: @escaping @Sendable (HTTPHeaders) -> Bool) {
@@ -47,7 +51,18 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
         case .through:
             context.fireChannelRead(data)
             return
-        case .stopped: return
+        case .stopped:
+            // What still comes after the last answer is read for a moment, and a little of it:
+            // a client streaming a large body after its refusal would otherwise have the lab
+            // read and decode all it sends for the whole moment.
+            if isLingering, case .body(let bytes) = unwrapInboundIn(data) {
+                lingered += bytes.readableBytes
+                if lingered > mostLingered {
+                    isLingering = false
+                    endInput(context: context)
+                }
+            }
+            return
         case .asHTTP: break
         }
         switch machine.read(unwrapInboundIn(data)) {
@@ -84,6 +99,7 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
             promise?.completeWith(written)
             written.assumeIsolated().whenComplete { _ in
                 if lingering {
+                    self.isLingering = true
                     endAfterLingering(context: context)
                 } else {
                     context.close(promise: nil)
@@ -134,6 +150,8 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
 
 /// How long a connection answered with bytes still coming in is read before it is closed.
 private let lingering = TimeAmount.seconds(2)
+/// How much of a body still coming in is read, at most, before the connection is closed.
+private let mostLingered = 64 << 10
 
 /// Ends a connection answered while its client may still be sending a body: closing with bytes
 /// unread would reset it, and the client could lose the answer with it. The lab stops writing,

@@ -11,6 +11,8 @@ struct DocumentService: Sendable {
     let store: any DocumentStore
     let hub: LiveHub
     let bodies: DocumentBodies
+    /// The encoded answers of versions before the latest, which anyone with a link may read.
+    var pastBodies = PastVersionBodies(capacity: 16 << 20)
 
     /// Who a save is credited to: plain text of at most 64 characters, or "anonymous".
     static func author(_ given: String?) -> String {
@@ -122,6 +124,22 @@ struct DocumentService: Sendable {
         return DocumentList(documents: page.documents.map(DocumentSummary.init), nextCursor: page.nextCursor)
     }
 
+    /// The encoded answer of `GET /api/streams/{id}/versions/{number}`, encoded once while it
+    /// is kept: a version never changes, and one read again and again by anyone with its link
+    /// costs a lookup after the number of the latest.
+    func versionBody(_ number: Int, of id: DocumentID) async throws -> ByteBuffer {
+        let latest = try await store.latestVersion(id)
+        guard (1...latest).contains(number) else {
+            throw LabError.notFound("version \(number) of this document: its versions are 1 to \(latest)")
+        }
+        if number == latest { return try await body(of: id, version: latest) }
+        if let kept = pastBodies.body(of: id, version: number) { return kept }
+        let stored = try await store.version(id, number: number)
+        let body = ByteBuffer(bytes: (try? LabJSON.encoder.encode(stored)) ?? Data("{}".utf8))
+        pastBodies.keep(body, of: id, version: number)
+        return body
+    }
+
     /// The encoded answer of `GET /api/streams/{id}` for `version`, encoded once per version.
     func body(of id: DocumentID, version: Int) async throws(DocumentStoreError) -> ByteBuffer {
         if let cached = bodies.body(of: id, version: version) { return cached }
@@ -129,6 +147,33 @@ struct DocumentService: Sendable {
         let body = ByteBuffer(bytes: (try? LabJSON.encoder.encode(stored)) ?? Data("{}".utf8))
         bodies.keep(body, of: id, version: version)
         return body
+    }
+}
+
+/// The encoded answers of versions before the latest, by document and number, the least recently
+/// read leaving first once they take more than `capacity` bytes. A deleted document's are never
+/// served: a version is looked up only once its document is found.
+final class PastVersionBodies: Sendable {
+    private struct Key: Hashable {
+        var id: DocumentID
+        var version: Int
+    }
+
+    private let capacity: Int
+    private let entries = Protected(LRUList<Key, ByteBuffer>())
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func body(of id: DocumentID, version: Int) -> ByteBuffer? {
+        entries.withLock { $0.value(for: Key(id: id, version: version)) }
+    }
+
+    func keep(_ body: ByteBuffer, of id: DocumentID, version: Int) {
+        guard body.readableBytes <= capacity else { return }
+        entries.withLock { entries in
+            entries.set(body, for: Key(id: id, version: version), cost: body.readableBytes)
+            while entries.totalCost > capacity, entries.removeOldest() != nil {}
+        }
     }
 }
 

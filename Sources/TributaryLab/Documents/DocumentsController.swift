@@ -117,12 +117,13 @@ struct DocumentsController {
         DocumentVersions(versions: try await service.versions(try Self.id(context)))
     }
 
-    @Sendable func version(
-        _ request: Request,
-        context: LabRequestContext
-    ) async throws -> EditedResponse<SharedDocument> {
-        let version = try await service.version(try Self.versionNumber(context), of: try Self.id(context))
-        return EditedResponse(headers: [.eTag: "\"\(version.version)\""], response: version)
+    @Sendable func version(_ request: Request, context: LabRequestContext) async throws -> Response {
+        let number = try Self.versionNumber(context)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8", .eTag: "\"\(number)\""],
+            body: .init(byteBuffer: try await service.versionBody(number, of: try Self.id(context)))
+        )
     }
 
     // MARK: Pieces of the routes

@@ -104,11 +104,11 @@ actor SharedRuns {
         }
     }
 
-    /// Whom a run is charged to: an IPv4 address, or an IPv6 address's /64, the block one
-    /// subscriber is given, so that the addresses of one network share one allowance.
+    /// Whom a run is charged to: an IPv4 address's /24, or an IPv6 address's /64, the block one
+    /// subscriber is given, as every other limit of the lab counts them, so that the addresses of
+    /// one network share one allowance.
     static func caller(_ host: String) -> String {
-        guard case .v6? = IPAddress(host) else { return host }
-        return AddressBlock.of(host)
+        AddressBlock.of(host)
     }
 
     /// Takes one run from `address`'s allowance, or refuses with how long to wait.

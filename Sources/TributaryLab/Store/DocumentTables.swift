@@ -55,6 +55,13 @@ extension DocumentTables {
         baseVersion: Int,
         author: String
     ) async throws(DocumentStoreError) -> SharedDocument {
+        // No document reaches the largest version: a save based on it is stale, whatever the
+        // latest is, and the version after it does not exist.
+        guard baseVersion < Int.max else {
+            let latest = try await latestVersion(id)
+            guard let current = try await stored(id, number: latest) else { throw .notFound(id: id) }
+            throw .conflict(current: current)
+        }
         let body = try SharedDocument.body(of: document)
         let next = SharedDocument.next(id, after: baseVersion, document, author: author)
         guard let latest = try await advance(to: next, body: body) else { throw .notFound(id: id) }

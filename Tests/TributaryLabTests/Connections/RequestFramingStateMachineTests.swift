@@ -42,6 +42,28 @@ import Testing
         }
     }
 
+    /// A client that pipelines more requests than the lab keeps waiting for their answers is
+    /// answered the oldest, which says the connection closes, and nothing more of it is read.
+    @Test func closesAConnectionThatPipelinesMoreThanItReads() {
+        var machine = Machine()
+        for _ in 0..<Machine.mostUnanswered {
+            let head = Self.head()
+            #expect(machine.read(.head(head)) == .forward(.head(head)))
+            #expect(machine.read(.end(nil)) == .forward(.end(nil)))
+        }
+        #expect(machine.mode == .requests)
+        #expect(machine.read(.head(Self.head())) == .drop)
+        #expect(machine.read(.end(nil)) == .drop)
+        #expect(machine.reading == .stopped)
+        guard case .write(.head(let head)) = machine.write(Self.answer(.ok)) else {
+            Issue.record("the oldest request is answered")
+            return
+        }
+        #expect(head.headers["connection"] == ["close"])
+        #expect(machine.write(.end(nil)) == .writeAndClose(.end(nil), lingering: false))
+        #expect(machine.write(Self.answer(.ok)) == .fail)
+    }
+
     /// An answer that comes before its request's body has been read is the last: it says so,
     /// and the connection closes after it, lingering so that the client reads it.
     @Test func closesAfterAnsweringARequestWhoseBodyIsUnread() {

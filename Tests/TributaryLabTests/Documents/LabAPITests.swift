@@ -88,6 +88,14 @@ struct LabAPITests {
             #expect(list.first?["author"] as? String == "ada")
             let first = try await lab.send(.get, "/api/streams/\(id)/versions/1", authorized: false)
             #expect((first.json["document"] as? [String: Any])?["name"] as? String == "First")
+            #expect(first.headers[.eTag] == "\"1\"")
+            // Read again, it is the same answer, kept rather than made again.
+            #expect(
+                try await lab.send(.get, "/api/streams/\(id)/versions/1", authorized: false).body
+                    == first.body
+            )
+            let beyond = try await lab.send(.get, "/api/streams/\(id)/versions/9", authorized: false)
+            #expect(beyond.status == 404 && beyond.errorMessage.contains("its versions are 1 to 2"))
 
             // Restoring is putting an old version back: it becomes version 3.
             let restored = try await lab.send(
@@ -102,6 +110,10 @@ struct LabAPITests {
             #expect(deleted.status == 204)
             #expect(try await lab.send(.get, "/api/streams/\(id)").status == 404)
             #expect(try await lab.send(.get, "/api/streams/\(id)/versions").status == 404)
+            // A version kept for readers goes with its document.
+            #expect(
+                try await lab.send(.get, "/api/streams/\(id)/versions/1", authorized: false).status == 404
+            )
         }
     }
 

@@ -270,6 +270,7 @@ extension SharedRunsTests {
         )
         #expect(SharedRuns.caller("2001:db8:1:2::1") != SharedRuns.caller("2001:db8:1:3::1"))
         #expect(SharedRuns.caller("::1") == "0:0:0:0::/64")
-        #expect(SharedRuns.caller("10.0.0.1") == "10.0.0.1")
+        #expect(SharedRuns.caller("10.0.0.1") == SharedRuns.caller("10.0.0.200"))
+        #expect(SharedRuns.caller("10.0.0.1") != SharedRuns.caller("10.0.1.1"))
     }
 }

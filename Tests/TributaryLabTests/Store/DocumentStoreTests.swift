@@ -72,6 +72,35 @@ struct DocumentStoreTests {
         }
     }
 
+    /// A save based on any version but the latest is a conflict with the latest, the largest
+    /// version there is included, whose next would not fit in an integer.
+    @Test(arguments: StoreBackend.available)
+    func aSaveBasedOnAnyOtherVersionIsAConflict(_ backend: StoreBackend) async throws {
+        try await backend.withPlace { place in
+            try await place.withStore { store in
+                let created = try await store.create(try sample("Based"), author: "ada")
+                for base in [Int.max, Int.max - 1, 2, 0, -1, Int.min] {
+                    do {
+                        _ = try await store.save(
+                            created.id,
+                            document: try sample("Stale"),
+                            baseVersion: base,
+                            author: "b"
+                        )
+                        Issue.record("a save based on version \(base) was stored")
+                    } catch {
+                        guard case .conflict(let current)? = error as? DocumentStoreError else {
+                            Issue.record("\(error) is no conflict")
+                            continue
+                        }
+                        #expect(current.version == 1)
+                    }
+                }
+                #expect(try await store.versions(created.id).map(\.number) == [1])
+            }
+        }
+    }
+
     /// A store says what it runs beside the lab and whether instances share it, by its type:
     /// the lab needs no cast to find out.
     @Test(arguments: StoreBackend.available)
