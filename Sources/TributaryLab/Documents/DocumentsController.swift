@@ -136,7 +136,7 @@ struct DocumentsController {
 
     /// The route's `:number`, a version from 1.
     static func versionNumber(_ context: LabRequestContext) throws(LabError) -> Int {
-        guard let number = context.parameters.get("number").flatMap(Int.init), number > 0 else {
+        guard let number = context.parameters.get("number").flatMap(Self.versionNumber(_:)) else {
             throw .notFound("such version")
         }
         return number
@@ -146,13 +146,22 @@ struct DocumentsController {
         try context.requireDocumentID(naming: "such document")
     }
 
+    /// A version number as the lab writes one: digits from 1, without a sign or leading zeros;
+    /// nil for anything else (`+2`, `01`, `0`).
+    static func versionNumber(_ text: some StringProtocol) -> Int? {
+        guard let first = text.first, first != "0", text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            return nil
+        }
+        return Int(text)
+    }
+
     /// The version numbers an `If-Match` or `If-None-Match` value names: `"3"`, `W/"3"`, lists.
     static func versions(in header: String) -> [Int] {
         header.split(separator: ",").compactMap { tag in
             var text = tag.trimmingCharacters(in: .whitespaces)
             if text.hasPrefix("W/") { text.removeFirst(2) }
             guard text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 else { return nil }
-            return Int(text.dropFirst().dropLast())
+            return versionNumber(text.dropFirst().dropLast())
         }
     }
 }

@@ -117,6 +117,47 @@ struct LabAPITests {
         }
     }
 
+    /// A version is named as the lab writes it — digits from 1 — in a path and in `If-Match`:
+    /// `01`, `+1` and `+2` name none.
+    @Test func namesVersionsOnlyAsTheLabWritesThem() async throws {
+        try await withLab { lab in
+            let created = try await lab.send(.post, "/api/streams", body: document(named: "Numbered"))
+            let id = try #require(created.json["id"] as? String)
+            #expect(
+                try await lab.send(.get, "/api/streams/\(id)/versions/1", authorized: false).status == 200
+            )
+            for path in ["01", "+1", "0", "1.0"] {
+                #expect(
+                    try await lab.send(.get, "/api/streams/\(id)/versions/\(path)", authorized: false).status
+                        == 404
+                )
+            }
+            let signed = try await lab.send(
+                .put,
+                "/api/streams/\(id)",
+                body: document(named: "Signed"),
+                headers: [.ifMatch: "\"+1\""]
+            )
+            #expect(signed.status == 400 && signed.errorCode == "badVersion")
+        }
+    }
+
+    /// A name sent in UTF-8 is the name kept, not its bytes read one by one.
+    @Test func creditsASaveToTheNameAsItWasSent() async throws {
+        try await withLab { lab in
+            let created = try await lab.send(
+                .post,
+                "/api/streams",
+                body: document(named: "Named"),
+                headers: [.init("X-Author")!: "Zoë Åström"]
+            )
+            let id = try #require(created.json["id"] as? String)
+            let versions = try await lab.send(.get, "/api/streams/\(id)/versions", authorized: false)
+            let list = try #require(versions.json["versions"] as? [[String: Any]])
+            #expect(list.first?["author"] as? String == "Zoë Åström")
+        }
+    }
+
     @Test func listsNewestFirstInPages() async throws {
         try await withLab { lab in
             var ids: [String] = []
