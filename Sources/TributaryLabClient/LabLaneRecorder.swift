@@ -95,6 +95,12 @@ public final class LabLaneRecorder: LaneRecording {
         buffer.state.withLock { $0.dropped }
     }
 
+    /// Why the last attempt to reach the lab failed — nothing listening, or the token refused —
+    /// while the recorder has no connection; nil once it has one.
+    public var connectionProblem: String? {
+        buffer.state.withLock { $0.lastFailure }
+    }
+
     /// Returns once the lab has stored every event recorded before the call, so a read of the
     /// recording right after it sees them all.
     ///

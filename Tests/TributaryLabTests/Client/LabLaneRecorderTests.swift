@@ -30,6 +30,7 @@ import TributaryTestSupport
         // Subscribed, the demand and 98 values fit; the other 902 values and the cancellation do not.
         #expect(recorder.dropped == 903)
         // Nothing was stored, and the recorder says why: nothing answered.
+        try await waitUntil { recorder.connectionProblem != nil }
         let error = await #expect(throws: LabLaneRecorder.Error.self) {
             try await recorder.flush(timeout: .milliseconds(300))
         }
@@ -52,6 +53,7 @@ import TributaryTestSupport
                 recording: "refused"
             )
             let cancellable = Just(1).lane("refused", recorder: recorder).sink { _ in }
+            try await waitUntil { recorder.connectionProblem != nil }
             let error = await #expect(throws: LabLaneRecorder.Error.self) {
                 try await recorder.flush(timeout: .milliseconds(500))
             }
