@@ -18,21 +18,30 @@ struct StreamsLabCommandTests {
         .deletingLastPathComponent()
         .deletingLastPathComponent().appending(path: "Examples/streams/map-filter-scan.json").path
 
-    func command<Command: ParsableCommand>(_ arguments: [String], as: Command.Type) throws -> Command {
-        try #require(try TributaryCommand.parseAsRoot(arguments) as? Command)
-    }
-
-    @Test func pushesPullsAndWatchesADocument() async throws {
+    /// Runs `body` with a lab on loopback, its token, and a folder of its own, which holds the
+    /// lab's database and is removed afterwards.
+    func withLab(
+        _ body: @Sendable (_ url: URL, _ token: String, _ folder: URL) async throws -> Void
+    ) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "streams-lab-\(UUID().uuidString)"
         )
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let token = "streams-token-0123456789"
         let server = LabServer(
             store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
             token: token
         )
-        try await server.withRunning { url in
+        try await server.withRunning { url in try await body(url, token, folder) }
+    }
+
+    func command<Command: ParsableCommand>(_ arguments: [String], as: Command.Type) throws -> Command {
+        try #require(try TributaryCommand.parseAsRoot(arguments) as? Command)
+    }
+
+    @Test func pushesPullsAndWatchesADocument() async throws {
+        try await withLab { url, token, _ in
             let lab = ["--lab", url.absoluteString, "--token", token]
             let pushed = CapturedConsole()
             try await command(["streams", "push", Self.example] + lab, as: StreamsCommand.Push.self)
@@ -188,17 +197,7 @@ extension StreamsLabCommandTests {
     /// A missing document and a pulled file pushed without `--id` are each told in a sentence:
     /// no HTTP status line, and no silent new document where a new version was meant.
     @Test func saysWhatAMissingDocumentAndAPulledFileWithoutAnIdMean() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(
-            path: "streams-lab-\(UUID().uuidString)"
-        )
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let token = "streams-token-0123456789"
-        let server = LabServer(
-            store: try SQLiteDocumentStore(path: folder.appending(path: "lab.sqlite").path),
-            token: token
-        )
-        try await server.withRunning { url in
+        try await withLab { url, token, folder in
             let missing = CapturedConsole()
             await #expect(throws: ExitCode.failure) {
                 try await command(

@@ -108,8 +108,7 @@ struct DocumentService: Sendable {
         do {
             return try await store.version(id, number: number)
         } catch .notFound {
-            let latest = try await store.latestVersion(id)
-            throw LabError.notFound("version \(number) of this document: its versions are 1 to \(latest)")
+            throw Self.noSuchVersion(number, latest: try await store.latestVersion(id))
         }
     }
 
@@ -129,13 +128,10 @@ struct DocumentService: Sendable {
     /// costs a lookup after the number of the latest.
     func versionBody(_ number: Int, of id: DocumentID) async throws -> ByteBuffer {
         let latest = try await store.latestVersion(id)
-        guard (1...latest).contains(number) else {
-            throw LabError.notFound("version \(number) of this document: its versions are 1 to \(latest)")
-        }
+        guard (1...latest).contains(number) else { throw Self.noSuchVersion(number, latest: latest) }
         if number == latest { return try await body(of: id, version: latest) }
         if let kept = pastBodies.body(of: id, version: number) { return kept }
-        let stored = try await store.version(id, number: number)
-        let body = ByteBuffer(bytes: (try? LabJSON.encoder.encode(stored)) ?? Data("{}".utf8))
+        let body = try await encodedVersion(number, of: id)
         pastBodies.keep(body, of: id, version: number)
         return body
     }
@@ -143,10 +139,23 @@ struct DocumentService: Sendable {
     /// The encoded answer of `GET /api/streams/{id}` for `version`, encoded once per version.
     func body(of id: DocumentID, version: Int) async throws(DocumentStoreError) -> ByteBuffer {
         if let cached = bodies.body(of: id, version: version) { return cached }
-        let stored = try await store.version(id, number: version)
-        let body = ByteBuffer(bytes: (try? LabJSON.encoder.encode(stored)) ?? Data("{}".utf8))
+        let body = try await encodedVersion(version, of: id)
         bodies.keep(body, of: id, version: version)
         return body
+    }
+
+    /// A version's answer, read from the store and encoded.
+    private func encodedVersion(
+        _ number: Int,
+        of id: DocumentID
+    ) async throws(DocumentStoreError) -> ByteBuffer {
+        let stored = try await store.version(id, number: number)
+        return ByteBuffer(bytes: (try? LabJSON.encoder.encode(stored)) ?? Data("{}".utf8))
+    }
+
+    /// The answer when a document has no version `number`: which versions it has.
+    private static func noSuchVersion(_ number: Int, latest: Int) -> LabError {
+        .notFound("version \(number) of this document: its versions are 1 to \(latest)")
     }
 }
 
