@@ -13,6 +13,10 @@ struct DocumentService: Sendable {
     let bodies: DocumentBodies
     /// The encoded answers of versions before the latest, which anyone with a link may read.
     var pastBodies = PastVersionBodies(capacity: 16 << 20)
+    /// Reads of one version by many at once, made once.
+    private let reads = Coalesced<VersionKey, SharedDocument, DocumentStoreError>()
+    /// Encodings of one version's answer for many at once, made once.
+    private let encodings = Coalesced<VersionKey, ByteBuffer, DocumentStoreError>()
 
     /// Who a save is credited to: plain text of at most 64 characters, or "anonymous".
     static func author(_ given: String?) -> String {
@@ -92,9 +96,20 @@ struct DocumentService: Sendable {
 
     // MARK: Reads
 
-    /// The latest version of a document.
+    /// The latest version of a document, read once for all who ask for it at the same time.
     func document(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument {
-        try await store.document(id)
+        try await read(try await store.latestVersion(id), of: id)
+    }
+
+    /// The title, number and time of version `number` (the latest when nil), without reading
+    /// the document: what a page that names a version needs.
+    func summary(of id: DocumentID, version number: Int?) async throws -> DocumentSummary {
+        do {
+            return try await store.summary(id, version: number)
+        } catch .notFound {
+            guard let number else { throw DocumentStoreError.notFound(id: id) }
+            throw Self.noSuchVersion(number, latest: try await store.latestVersion(id))
+        }
     }
 
     /// The number of a document's latest version.
@@ -106,7 +121,7 @@ struct DocumentService: Sendable {
     /// says which versions it has rather than that there is no such document.
     func version(_ number: Int, of id: DocumentID) async throws -> SharedDocument {
         do {
-            return try await store.version(id, number: number)
+            return try await read(number, of: id)
         } catch .notFound {
             throw Self.noSuchVersion(number, latest: try await store.latestVersion(id))
         }
@@ -120,7 +135,7 @@ struct DocumentService: Sendable {
     /// A page of the list, most recently saved first.
     func list(limit: Int, after cursor: String?) async throws(DocumentStoreError) -> DocumentList {
         let page = try await store.list(limit: limit, after: cursor)
-        return DocumentList(documents: page.documents.map(DocumentSummary.init), nextCursor: page.nextCursor)
+        return DocumentList(documents: page.documents, nextCursor: page.nextCursor)
     }
 
     /// The encoded answer of `GET /api/streams/{id}/versions/{number}`, encoded once while it
@@ -144,43 +159,55 @@ struct DocumentService: Sendable {
         return body
     }
 
-    /// A version's answer, read from the store and encoded.
+    /// A version's answer, read from the store and encoded, once for all who ask at once.
     private func encodedVersion(
         _ number: Int,
         of id: DocumentID
     ) async throws(DocumentStoreError) -> ByteBuffer {
-        let stored = try await store.version(id, number: number)
-        return ByteBuffer(bytes: (try? LabJSON.encoder.encode(stored)) ?? Data("{}".utf8))
+        try await encodings.value(for: VersionKey(id: id, version: number)) { () throws(DocumentStoreError) in
+            let stored = try await read(number, of: id)
+            return ByteBuffer(bytes: (try? LabJSON.encoder.encode(stored)) ?? Data("{}".utf8))
+        }
+    }
+
+    /// Version `number` of a document, read and decoded once for all who ask at once.
+    private func read(_ number: Int, of id: DocumentID) async throws(DocumentStoreError) -> SharedDocument {
+        let store = store
+        return try await reads.value(for: VersionKey(id: id, version: number)) {
+            () throws(DocumentStoreError) in
+            try await store.version(id, number: number)
+        }
     }
 
     /// The answer when a document has no version `number`: which versions it has.
-    private static func noSuchVersion(_ number: Int, latest: Int) -> LabError {
+    static func noSuchVersion(_ number: Int, latest: Int) -> LabError {
         .notFound("version \(number) of this document: its versions are 1 to \(latest)")
     }
+}
+
+/// One version of one document.
+struct VersionKey: Hashable, Sendable {
+    var id: DocumentID
+    var version: Int
 }
 
 /// The encoded answers of versions before the latest, by document and number, the least recently
 /// read leaving first once they take more than `capacity` bytes. A deleted document's are never
 /// served: a version is looked up only once its document is found.
 final class PastVersionBodies: Sendable {
-    private struct Key: Hashable {
-        var id: DocumentID
-        var version: Int
-    }
-
     private let capacity: Int
-    private let entries = Protected(LRUList<Key, ByteBuffer>())
+    private let entries = Protected(LRUList<VersionKey, ByteBuffer>())
 
     init(capacity: Int) { self.capacity = capacity }
 
     func body(of id: DocumentID, version: Int) -> ByteBuffer? {
-        entries.withLock { $0.value(for: Key(id: id, version: version)) }
+        entries.withLock { $0.value(for: VersionKey(id: id, version: version)) }
     }
 
     func keep(_ body: ByteBuffer, of id: DocumentID, version: Int) {
         guard body.readableBytes <= capacity else { return }
         entries.withLock { entries in
-            entries.set(body, for: Key(id: id, version: version), cost: body.readableBytes)
+            entries.set(body, for: VersionKey(id: id, version: version), cost: body.readableBytes)
             while entries.totalCost > capacity, entries.removeOldest() != nil {}
         }
     }

@@ -105,12 +105,18 @@ struct LiveController {
         }
     }
 
-    /// Sends a new viewer its snapshot; false when there is no such document. The document read
-    /// for it is let go on return: a connection holds only the shared, encoded snapshot.
+    /// Sends a new viewer its snapshot; false when there is no such document.
     private func showSnapshot(of id: DocumentID, to viewer: Int) async -> Bool {
-        guard let current = try? await service.document(id) else { return false }
-        service.hub.show(current, to: viewer)
-        return true
+        (try? await showLatest(of: id, to: viewer, again: false)) != nil
+    }
+
+    /// Sends `viewer` the latest version's snapshot: the one kept, when the hub keeps it, or one
+    /// made of the document read for it and let go on return, so that a connection holds only
+    /// the shared, encoded snapshot.
+    private func showLatest(of id: DocumentID, to viewer: Int, again: Bool) async throws(DocumentStoreError) {
+        let latest = try await service.latestVersion(id)
+        guard !service.hub.showKept(id, version: latest, to: viewer, again: again) else { return }
+        service.hub.show(try await service.document(id), to: viewer, again: again)
     }
 
     /// What the viewer is answered, if anything: a save goes to every viewer as `saved`, or to
@@ -149,7 +155,7 @@ struct LiveController {
             guard !outbox.hasSnapshotWaiting else { return nil }
             do throws(DocumentStoreError) {
                 guard try await service.latestVersion(id) > version else { return nil }
-                service.hub.show(try await service.document(id), to: viewer, again: true)
+                try await showLatest(of: id, to: viewer, again: true)
                 return nil
             } catch {
                 return LiveMessage.deleted

@@ -33,10 +33,12 @@ final class LiveHub: Sendable {
     private struct State {
         var next = 0
         var rooms: [DocumentID: [Int: Member]] = [:]
-        /// The snapshot message of the latest version each viewed document was shown at,
-        /// encoded once and shared by all its viewers: a crowd joining a large document costs
-        /// one copy of it, however many of them read slowly.
-        var snapshots: [DocumentID: (version: Int, message: ByteBuffer)] = [:]
+        /// The snapshot message of the latest version each document was shown at, encoded once
+        /// and shared by all its viewers: a crowd joining a large document costs one copy of it,
+        /// however many of them read slowly, and a viewer who comes back costs no read. Kept
+        /// after the last viewer leaves, the least recently shown leaving first once they take
+        /// more than ``snapshotBytes``.
+        var snapshots = LRUList<DocumentID, (version: Int, message: ByteBuffer)>()
         /// The documents whose presence is being announced, or was too recently to be again.
         var announcing: Set<DocumentID> = []
         /// Those of ``announcing`` whose viewers changed since their last announcement.
@@ -47,9 +49,12 @@ final class LiveHub: Sendable {
     /// message's size times its viewers: a crowd of long names changing all the time is told
     /// less often, however fast anyone renames.
     let presenceBytesPerSecond: Int
+    /// The bytes of snapshot messages kept.
+    let snapshotBytes: Int
 
-    init(presenceBytesPerSecond: Int = 4 << 20) {
+    init(presenceBytesPerSecond: Int = 4 << 20, snapshotBytes: Int = 32 << 20) {
         self.presenceBytesPerSecond = presenceBytesPerSecond
+        self.snapshotBytes = snapshotBytes
     }
 
     /// How long joins and leaves are gathered into one presence message: a crowd arriving at
@@ -70,27 +75,57 @@ final class LiveHub: Sendable {
     /// Sends viewer `id` a snapshot of `stored`, or of a newer save that arrived meanwhile,
     /// unless it was sent that version already and `again` is false.
     func show(_ stored: SharedDocument, to id: Int, again: Bool = false) {
-        let dropped: [Viewer] = state.withLock { state in
-            guard var member = state.rooms[stored.id]?[id] else { return [] }
+        let dropped: Viewer? = state.withLock { state in
+            guard var member = state.rooms[stored.id]?[id] else { return nil }
             let latest = [stored, member.pending].compactMap { $0 }.max { $0.version < $1.version } ?? stored
             member.pending = nil
-            guard again || latest.version != member.shown else {
-                state.rooms[stored.id]?[id] = member
-                return []
-            }
-            member.shown = max(member.shown ?? 0, latest.version)
             state.rooms[stored.id]?[id] = member
+            guard again || latest.version != member.shown else { return nil }
             let message: ByteBuffer
-            if let kept = state.snapshots[stored.id], kept.version == latest.version {
+            if let kept = state.snapshots.value(for: stored.id), kept.version == latest.version {
                 message = kept.message
             } else {
                 message = LiveMessage.snapshot(latest)
-                state.snapshots[stored.id] = (latest.version, message)
+                keep(message, of: stored.id, version: latest.version, in: &state)
             }
-            let delivered = member.viewer.deliver(message, true)
-            return delivered ? [] : [member.viewer]
+            return Self.deliver(message, version: latest.version, to: id, of: stored.id, in: &state)
         }
-        for viewer in dropped { viewer.disconnect() }
+        dropped?.disconnect()
+    }
+
+    /// Sends viewer `id` the kept snapshot of `version` of `document`, when one is kept and no
+    /// newer save is waiting for the viewer; false when there is none to send, and the caller
+    /// reads the document and ``show(_:to:again:)``s it.
+    func showKept(_ document: DocumentID, version: Int, to id: Int, again: Bool = false) -> Bool {
+        let (shown, dropped): (Bool, Viewer?) = state.withLock { state in
+            guard let member = state.rooms[document]?[id] else { return (true, nil) }
+            guard member.pending == nil, let kept = state.snapshots.value(for: document),
+                kept.version == version
+            else { return (false, nil) }
+            guard again || version != member.shown else { return (true, nil) }
+            return (true, Self.deliver(kept.message, version: version, to: id, of: document, in: &state))
+        }
+        dropped?.disconnect()
+        return shown
+    }
+
+    /// Queues a snapshot of `version` for viewer `id`; answers the viewer when it cannot take it.
+    private static func deliver(
+        _ message: ByteBuffer,
+        version: Int,
+        to id: Int,
+        of document: DocumentID,
+        in state: inout State
+    ) -> Viewer? {
+        guard var member = state.rooms[document]?[id] else { return nil }
+        member.shown = max(member.shown ?? 0, version)
+        state.rooms[document]?[id] = member
+        return member.viewer.deliver(message, true) ? nil : member.viewer
+    }
+
+    private func keep(_ message: ByteBuffer, of document: DocumentID, version: Int, in state: inout State) {
+        state.snapshots.set((version, message), for: document, cost: message.readableBytes)
+        while state.snapshots.totalCost > snapshotBytes, state.snapshots.removeOldest() != nil {}
     }
 
     /// Records the name viewer `id` of `document` goes by, or that it gives none, for presence.
@@ -108,10 +143,7 @@ final class LiveHub: Sendable {
     func leave(_ document: DocumentID, _ id: Int) -> Int {
         state.withLock { state in
             state.rooms[document]?[id] = nil
-            if state.rooms[document]?.isEmpty == true {
-                state.rooms[document] = nil
-                state.snapshots[document] = nil
-            }
+            if state.rooms[document]?.isEmpty == true { state.rooms[document] = nil }
             return state.rooms[document]?.count ?? 0
         }
     }
@@ -153,7 +185,10 @@ final class LiveHub: Sendable {
 
     /// Tells every viewer of `document` that it is gone, and ends their connections.
     func publishDeletion(of document: DocumentID) {
-        let viewers = state.withLock { Array(($0.rooms[document] ?? [:]).values.map(\.viewer)) }
+        let viewers = state.withLock { state in
+            _ = state.snapshots.remove(document)
+            return Array((state.rooms[document] ?? [:]).values.map(\.viewer))
+        }
         for viewer in viewers {
             _ = viewer.deliver(LiveMessage.deleted, false)
             viewer.disconnect()

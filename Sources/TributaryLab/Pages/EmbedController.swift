@@ -21,14 +21,13 @@ struct EmbedController {
 
     @Sendable func embed(_ request: Request, context: LabRequestContext) async throws -> Response {
         let id: DocumentID
-        let stored: SharedDocument
+        let stored: DocumentSummary
         do {
             id = try DocumentsController.id(context)
-            if context.parameters.get("number") != nil {
-                stored = try await documents.version(try DocumentsController.versionNumber(context), of: id)
-            } else {
-                stored = try await documents.document(id)
-            }
+            // The page names the version and links its diagram: the document itself is not read.
+            let number =
+                context.parameters.get("number") != nil ? try DocumentsController.versionNumber(context) : nil
+            stored = try await documents.summary(of: id, version: number)
         } catch {
             // A frame on another site shows a sentence, never the API's JSON.
             let message: String

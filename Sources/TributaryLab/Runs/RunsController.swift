@@ -83,24 +83,27 @@ struct RunsController {
         context: LabRequestContext
     ) async throws -> SharedRuns.Drawn {
         let id = try DocumentsController.id(context)
-        let stored: SharedDocument
+        var named = try await documents.latestVersion(id)
         if let text = request.uri.queryParameters["version"] {
             // Digits alone, as a link writes a version: not +1, 01 or 1e0.
-            guard text.utf8.allSatisfy({ (48...57).contains($0) }), text.first != "0", let number = Int(text),
-                number > 0
+            guard text.utf8.allSatisfy({ (48...57).contains($0) }), text.first != "0", let given = Int(text),
+                given > 0
             else {
                 throw LabError.badRequest("badVersion", "A version is a number from 1.")
             }
-            stored = try await documents.version(number, of: id)
-        } else {
-            stored = try await documents.document(id)
+            guard given <= named else { throw DocumentService.noSuchVersion(given, latest: named) }
+            named = given
         }
-        let (document, title, budget) = (stored.document, stored.title, budget)
+        let (documents, budget, number) = (documents, budget, named)
+        // The version is read only when its answers are not kept, and only once it is charged
+        // to the caller: reading a large document is work, too.
         return try await shared.drawn(
-            .init(id: id, version: stored.version),
+            .init(id: id, version: number),
             for: SharedRuns.caller(context.remoteHost)
         ) {
-            try await execute { () throws(LabError) -> SharedRuns.Drawn in
+            let stored = try await documents.version(number, of: id)
+            let (document, title) = (stored.document, stored.title)
+            return try await execute { () throws(LabError) -> SharedRuns.Drawn in
                 let timeline = try Self.timeline(of: document, budget: budget)
                 let svg = Data(SVGRenderer.render(timeline, document: document, title: title).utf8)
                 try Self.check(output: svg.count, budget: budget)

@@ -19,10 +19,7 @@ actor SharedRuns {
         var bytes: Int { run.count + svg.count }
     }
 
-    struct Key: Hashable, Sendable {
-        var id: DocumentID
-        var version: Int
-    }
+    typealias Key = VersionKey
 
     /// How many runs an address may cause at once, and how fast that allowance comes back.
     struct Allowance: Sendable {

@@ -6,7 +6,7 @@ public import TributaryStreams
 /// A page of the document list, newest first, and where the next page starts.
 public struct DocumentPage: Sendable, Hashable {
     /// The page's documents, most recently saved first.
-    public var documents: [SharedDocument]
+    public var documents: [DocumentSummary]
     /// Pass to ``DocumentStore/list(limit:after:)`` for the next page; nil on the last.
     public var nextCursor: String?
 }
@@ -14,7 +14,7 @@ public struct DocumentPage: Sendable, Hashable {
 extension DocumentPage {
     /// The page of at most `limit` documents out of `fetched`, which holds one more when another
     /// page follows.
-    init(fetched: [SharedDocument], limit: Int) {
+    init(fetched: [DocumentSummary], limit: Int) {
         let shown = Array(fetched.prefix(limit))
         self.init(
             documents: shown,
@@ -74,6 +74,9 @@ public protocol DocumentStore: Sendable {
     func version(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument
     /// The number of a document's latest version, without reading the document.
     func latestVersion(_ id: DocumentID) async throws(DocumentStoreError) -> Int
+    /// The title, number and time of version `number` of a document (the latest when nil),
+    /// without reading the document.
+    func summary(_ id: DocumentID, version number: Int?) async throws(DocumentStoreError) -> DocumentSummary
     /// The recordings kept in the same database, in tables of their own; nil for a store that
     /// keeps none.
     var recordings: (any RecordingStore)? { get }
@@ -88,6 +91,14 @@ public protocol DocumentStore: Sendable {
 extension DocumentStore {
     public func latestVersion(_ id: DocumentID) async throws(DocumentStoreError) -> Int {
         try await document(id).version
+    }
+
+    public func summary(
+        _ id: DocumentID,
+        version number: Int?
+    ) async throws(DocumentStoreError) -> DocumentSummary {
+        guard let number else { return DocumentSummary(try await document(id)) }
+        return DocumentSummary(try await version(id, number: number))
     }
 }
 
@@ -148,6 +159,33 @@ extension SharedDocument {
         } catch {
             throw .storage("the document could not be encoded: \(error)")
         }
+    }
+}
+
+extension DocumentSummary {
+    /// A version's summary as a store reads it back: its title is kept beside its body, and a
+    /// version saved before titles were kept (`title` nil) is named by decoding its `body`.
+    init(
+        id text: String,
+        version: Int,
+        updatedAt: Date,
+        title: String?,
+        body: Data?
+    ) throws(DocumentStoreError) {
+        guard let title else {
+            self.init(
+                try SharedDocument(
+                    id: text,
+                    version: version,
+                    updatedAt: updatedAt,
+                    author: "",
+                    body: body ?? Data()
+                )
+            )
+            return
+        }
+        guard let id = DocumentID(text) else { throw .storage("a stored id is not an id: \(text)") }
+        self.init(id: id, title: title, version: version, updatedAt: updatedAt)
     }
 }
 

@@ -14,6 +14,9 @@ protocol DocumentTables: DocumentStore {
     func stored(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument?
     /// A document's versions, oldest first; empty when there is no such document.
     func history(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion]
+    /// The summary of version `number` of a document (the latest when nil), read without its
+    /// body; nil when there is none.
+    func summarize(_ id: DocumentID, number: Int?) async throws(DocumentStoreError) -> DocumentSummary?
     /// The number of a document's latest version, or nil when there is none.
     func headNumber(_ id: DocumentID) async throws(DocumentStoreError) -> Int?
     /// Deletes a document and its versions; false when there was none.
@@ -23,7 +26,7 @@ protocol DocumentTables: DocumentStore {
     func page(
         after cursor: (time: Date, id: DocumentID)?,
         count: Int
-    ) async throws(DocumentStoreError) -> [SharedDocument]
+    ) async throws(DocumentStoreError) -> [DocumentSummary]
     /// In one transaction: reads the number of the document's latest version, and when it is
     /// `next.version - 1`, makes `next` the latest. Answers the number read, nil when there is
     /// no such document.
@@ -99,6 +102,14 @@ extension DocumentTables {
 
     public func latestVersion(_ id: DocumentID) async throws(DocumentStoreError) -> Int {
         guard let found = try await headNumber(id) else { throw .notFound(id: id) }
+        return found
+    }
+
+    public func summary(
+        _ id: DocumentID,
+        version number: Int?
+    ) async throws(DocumentStoreError) -> DocumentSummary {
+        guard let found = try await summarize(id, number: number) else { throw .notFound(id: id) }
         return found
     }
 }

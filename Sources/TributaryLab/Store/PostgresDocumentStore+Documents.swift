@@ -70,27 +70,48 @@ extension PostgresDocumentStore {
         }
     }
 
+    /// The columns of a summary of each document's latest version, and the tables they are read from.
+    private static let latestSummary = """
+        v.document_id, v.number, v.saved_at, v.title, CASE WHEN v.title IS NULL THEN v.body END
+        FROM lab_documents d JOIN lab_versions v ON v.document_id = d.id AND v.number = d.version
+        """
+
     func page(
         after cursor: (time: Date, id: DocumentID)?,
         count: Int
-    ) async throws(DocumentStoreError) -> [SharedDocument] {
+    ) async throws(DocumentStoreError) -> [DocumentSummary] {
         guard let cursor else {
-            return try await all(
+            return try await summaries(
                 """
-                SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM lab_documents d
-                JOIN lab_versions v ON v.document_id = d.id AND v.number = d.version
+                SELECT \(unescaped: Self.latestSummary)
                 ORDER BY d.updated_at DESC, d.id DESC LIMIT \(count)
                 """
             )
         }
-        return try await all(
+        return try await summaries(
             """
-            SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM lab_documents d
-            JOIN lab_versions v ON v.document_id = d.id AND v.number = d.version
+            SELECT \(unescaped: Self.latestSummary)
             WHERE (d.updated_at < \(cursor.time) OR (d.updated_at = \(cursor.time) AND d.id < \(cursor.id.description)))
             ORDER BY d.updated_at DESC, d.id DESC LIMIT \(count)
             """
         )
+    }
+
+    func summarize(_ id: DocumentID, number: Int?) async throws(DocumentStoreError) -> DocumentSummary? {
+        guard let number else {
+            return try await summaries(
+                """
+                SELECT \(unescaped: Self.latestSummary)
+                WHERE d.id = \(id.description)
+                """
+            ).first
+        }
+        return try await summaries(
+            """
+            SELECT document_id, number, saved_at, title, CASE WHEN title IS NULL THEN body END FROM lab_versions
+            WHERE document_id = \(id.description) AND number = \(number)
+            """
+        ).first
     }
 
     func history(_ id: DocumentID) async throws(DocumentStoreError) -> [DocumentVersion] {
@@ -145,6 +166,12 @@ extension PostgresDocumentStore {
         try await all(query).first
     }
 
+    func summaries(_ query: PostgresQuery) async throws(DocumentStoreError) -> [DocumentSummary] {
+        try await transaction { connection, logger in
+            try await connection.values(query, logger, DocumentSummary.init(row:))
+        }
+    }
+
     static func insertVersion(
         _ stored: SharedDocument,
         body: Data,
@@ -153,8 +180,11 @@ extension PostgresDocumentStore {
     ) async throws {
         try await connection.query(
             """
-            INSERT INTO lab_versions (document_id, number, saved_at, author, body)
-            VALUES (\(stored.id.description), \(stored.version), \(stored.updatedAt), \(stored.author), \(body))
+            INSERT INTO lab_versions (document_id, number, saved_at, author, body, title)
+            VALUES (
+                \(stored.id.description), \(stored.version), \(stored.updatedAt), \(stored.author), \(body),
+                \(stored.title)
+            )
             """,
             logger: logger
         )
@@ -222,6 +252,15 @@ extension SharedDocument {
     init(row: PostgresRow) throws {
         let (id, number, time, author, body) = try row.decode((String, Int, Date, String, Data).self)
         try self.init(id: id, version: number, updatedAt: time, author: author, body: body)
+    }
+}
+
+extension DocumentSummary {
+    /// A version's summary as the PostgreSQL store reads it: id, number, time, title, and the
+    /// body only when no title was kept.
+    init(row: PostgresRow) throws {
+        let (id, number, time, title, body) = try row.decode((String, Int, Date, String?, Data?).self)
+        try self.init(id: id, version: number, updatedAt: time, title: title, body: body)
     }
 }
 

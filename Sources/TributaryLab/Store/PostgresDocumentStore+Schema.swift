@@ -30,7 +30,9 @@ extension PostgresDocumentStore {
                 )
                 """,
             ]
-        )
+        ),
+        // Versions saved before have none, and are named from their body when listed.
+        ("version titles", ["ALTER TABLE lab_versions ADD COLUMN title text"]),
     ]
 
     /// Applies the migrations not yet applied, one instance at a time.

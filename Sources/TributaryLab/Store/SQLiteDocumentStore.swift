@@ -55,6 +55,10 @@ public final class SQLiteDocumentStore: DocumentTables, PooledStore {
             )
         }
         SQLiteRecordingStore.registerMigrations(&migrator)
+        migrator.registerMigration("version titles") { db in
+            // Versions saved before have none, and are named from their body when listed.
+            try db.execute(sql: "ALTER TABLE versions ADD COLUMN title TEXT")
+        }
         return migrator
     }()
 
@@ -123,7 +127,7 @@ public final class SQLiteDocumentStore: DocumentTables, PooledStore {
     func page(
         after cursor: (time: Date, id: DocumentID)?,
         count: Int
-    ) async throws(DocumentStoreError) -> [SharedDocument] {
+    ) async throws(DocumentStoreError) -> [DocumentSummary] {
         var condition = ""
         var arguments: StatementArguments = []
         if let cursor {
@@ -134,15 +138,36 @@ public final class SQLiteDocumentStore: DocumentTables, PooledStore {
         arguments += [count]
         let (sqlCondition, sqlArguments) = (condition, arguments)
         return try await read { db in
-            try VersionRecord.fetchAll(
+            try VersionSummary.fetchAll(
                 db,
                 sql: """
-                    SELECT v.document_id, v.number, v.saved_at, v.author, v.body FROM documents d
+                    SELECT \(VersionSummary.columns("v")) FROM documents d
                     JOIN versions v ON v.document_id = d.id AND v.number = d.version
                     \(sqlCondition) ORDER BY d.updated_at DESC, d.id DESC LIMIT ?
                     """,
                 arguments: sqlArguments
-            ).map(\.document)
+            ).map(\.summary)
+        }
+    }
+
+    func summarize(_ id: DocumentID, number: Int?) async throws(DocumentStoreError) -> DocumentSummary? {
+        try await read { db in
+            guard let number else {
+                return try VersionSummary.fetchOne(
+                    db,
+                    sql: """
+                        SELECT \(VersionSummary.columns("v")) FROM documents d
+                        JOIN versions v ON v.document_id = d.id AND v.number = d.version WHERE d.id = ?
+                        """,
+                    arguments: [id.description]
+                )?.summary
+            }
+            return try VersionSummary.fetchOne(
+                db,
+                sql:
+                    "SELECT \(VersionSummary.columns("versions")) FROM versions WHERE document_id = ? AND number = ?",
+                arguments: [id.description, number]
+            )?.summary
         }
     }
 
@@ -175,10 +200,11 @@ public final class SQLiteDocumentStore: DocumentTables, PooledStore {
 
     private static func insertVersion(_ db: Database, _ stored: SharedDocument, body: Data) throws {
         try db.execute(
-            sql: "INSERT INTO versions (document_id, number, saved_at, author, body) VALUES (?, ?, ?, ?, ?)",
+            sql:
+                "INSERT INTO versions (document_id, number, saved_at, author, body, title) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [
                 stored.id.description, stored.version, stored.updatedAt.timeIntervalSince1970, stored.author,
-                body,
+                body, stored.title,
             ]
         )
     }
@@ -192,6 +218,7 @@ struct VersionRecord: FetchableRecord {
         static let savedAt = Column("saved_at")
         static let author = Column("author")
         static let body = Column("body")
+        static let title = Column("title")
     }
 
     var document: SharedDocument
@@ -203,6 +230,30 @@ struct VersionRecord: FetchableRecord {
             updatedAt: Date(timeIntervalSince1970: row[Columns.savedAt]),
             author: row[Columns.author],
             body: row[Columns.body]
+        )
+    }
+}
+
+/// A version as a list or a page names it: its document, number, time and title, the body read
+/// only for a version saved before titles were kept.
+struct VersionSummary: FetchableRecord {
+    var summary: DocumentSummary
+
+    /// The columns read from the versions table named `table`.
+    static func columns(_ table: String) -> String {
+        """
+        \(table).document_id, \(table).number, \(table).saved_at, \(table).title,
+        CASE WHEN \(table).title IS NULL THEN \(table).body END AS body
+        """
+    }
+
+    init(row: Row) throws {
+        summary = try DocumentSummary(
+            id: row[VersionRecord.Columns.documentID] as String,
+            version: row[VersionRecord.Columns.number],
+            updatedAt: Date(timeIntervalSince1970: row[VersionRecord.Columns.savedAt]),
+            title: row[VersionRecord.Columns.title],
+            body: row[VersionRecord.Columns.body]
         )
     }
 }

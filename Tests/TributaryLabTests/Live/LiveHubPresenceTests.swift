@@ -11,30 +11,14 @@ import TributaryTestSupport
 /// bytes a second than the hub allows, and not at all for a name given again.
 @Suite(.timeLimit(.minutes(2)))
 struct LiveHubPresenceTests {
-    /// The presence messages one viewer was sent, as text.
-    final class Inbox: Sendable {
-        let messages = Locked<[String]>([])
-
-        var viewer: LiveHub.Viewer {
-            LiveHub.Viewer(
-                deliver: { text, _ in
-                    let message = String(buffer: text)
-                    if message.contains(#""presence""#) { self.messages.withLock { $0.append(message) } }
-                    return true
-                },
-                disconnect: {}
-            )
-        }
-    }
-
-    static func shown(in hub: LiveHub, viewers: Int) throws -> (DocumentID, [Int], [Inbox]) {
+    static func shown(in hub: LiveHub, viewers: Int) throws -> (DocumentID, [Int], [HubInbox]) {
         let id = DocumentID.random()
         let document = try JSONDecoder().decode(
             StreamDocument.self,
             from: TributaryLabTests.document(named: "p")
         )
         let stored = SharedDocument(id: id, version: 1, updatedAt: Date(), author: "a", document: document)
-        let inboxes = (0..<viewers).map { _ in Inbox() }
+        let inboxes = (0..<viewers).map { _ in HubInbox() }
         let numbers = inboxes.map { hub.join(id, $0.viewer) }
         for number in numbers { hub.show(stored, to: number) }
         return (id, numbers, inboxes)
@@ -54,9 +38,9 @@ struct LiveHubPresenceTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         hub.name("final", viewer: numbers[0], of: id)
-        try await waitUntil { inboxes[1].messages.current.contains { $0.contains(#""final""#) } }
+        try await waitUntil { inboxes[1].presence.contains { $0.contains(#""final""#) } }
         let elapsed = ContinuousClock.now - start
-        let told = inboxes[1].messages.current.count
+        let told = inboxes[1].presence.count
         // About 22 KB to all ten each time: a second apart at least, after the first.
         let allowed = Int(elapsed / .seconds(1)) + 3
         #expect(told <= allowed, "\(told) presence messages in \(elapsed)")
@@ -68,12 +52,12 @@ struct LiveHubPresenceTests {
         let hub = LiveHub()
         let (id, numbers, inboxes) = try Self.shown(in: hub, viewers: 2)
         hub.name("ada", viewer: numbers[0], of: id)
-        try await waitUntil { inboxes[1].messages.current.contains { $0.contains(#""ada""#) } }
-        let before = inboxes[1].messages.current.count
+        try await waitUntil { inboxes[1].presence.contains { $0.contains(#""ada""#) } }
+        let before = inboxes[1].presence.count
         for _ in 0..<20 { hub.name("ada", viewer: numbers[0], of: id) }
         hub.name("grace", viewer: numbers[1], of: id)
-        try await waitUntil { inboxes[1].messages.current.contains { $0.contains(#""grace""#) } }
-        #expect(inboxes[1].messages.current.count == before + 1)
+        try await waitUntil { inboxes[1].presence.contains { $0.contains(#""grace""#) } }
+        #expect(inboxes[1].presence.count == before + 1)
     }
 
     @Test func theCooldownGrowsWithWhatAnAnnouncementCosts() {

@@ -10,6 +10,13 @@ func sample(_ name: String) throws -> StreamDocument {
 }
 
 /// The store on both backends: real SQLite files, and a real PostgreSQL server.
+extension DocumentStore {
+    /// Saves version 2 of the document `id`, named `name`.
+    func saveAgain(_ id: DocumentID, named name: String) async throws -> SharedDocument {
+        try await save(id, document: try sample(name), baseVersion: 1, author: "bob")
+    }
+}
+
 @Suite(.timeLimit(.minutes(5)))
 struct DocumentStoreTests {
     /// What was saved is there when the store is opened again.
@@ -18,12 +25,7 @@ struct DocumentStoreTests {
         try await backend.withPlace { place in
             let id = try await place.withStore { store in
                 let created = try await store.create(try sample("Kept"), author: "ada")
-                _ = try await store.save(
-                    created.id,
-                    document: try sample("Kept twice"),
-                    baseVersion: 1,
-                    author: "bob"
-                )
+                _ = try await store.saveAgain(created.id, named: "Kept twice")
                 return created.id
             }
             try await place.withStore { reopened in
@@ -125,13 +127,8 @@ struct DocumentStoreTests {
                 for index in 0..<7 {
                     made.append(try await store.create(try sample("Doc \(index)"), author: "ada").id)
                 }
-                _ = try await store.save(
-                    made[2],
-                    document: try sample("Doc 2 again"),
-                    baseVersion: 1,
-                    author: "bob"
-                )
-                var seen: [SharedDocument] = []
+                _ = try await store.saveAgain(made[2], named: "Doc 2 again")
+                var seen: [DocumentSummary] = []
                 var cursor: String?
                 repeat {
                     let page = try await store.list(limit: 3, after: cursor)
@@ -141,6 +138,7 @@ struct DocumentStoreTests {
                 } while cursor != nil
                 #expect(seen.map(\.id).sorted() == made.sorted())
                 #expect(seen.first?.id == made[2] && seen.first?.version == 2)
+                #expect(seen.first?.title == "Doc 2 again")
                 #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.updatedAt >= $1.updatedAt })
                 await #expect(throws: DocumentStoreError.self) {
                     _ = try await store.list(limit: 3, after: "bm90IGEgY3Vyc29y")
@@ -156,6 +154,37 @@ struct DocumentStoreTests {
         }
     }
 
+    /// A list and a summary name a version by the title kept beside it, without reading the
+    /// document: a body that no longer reads does not stop them. A version kept before titles
+    /// were is named from its body.
+    @Test(arguments: StoreBackend.available)
+    func namesVersionsWithoutReadingThem(_ backend: StoreBackend) async throws {
+        try await backend.withPlace { place in
+            let (old, new) = try await place.withStore { store in
+                let old = try await store.create(try sample("Before titles"), author: "ada")
+                let new = try await store.create(try sample("First name"), author: "ada")
+                _ = try await store.saveAgain(new.id, named: "Renamed")
+                return (old.id, new.id)
+            }
+            try await place.execute("UPDATE versions SET title = NULL WHERE document_id = '\(old)'")
+            try await place.execute(
+                "UPDATE versions SET body = \(backend == .sqlite ? "X'00'" : "'\\x00'") WHERE document_id = '\(new)'"
+            )
+            try await place.withStore { store in
+                let listed = try await store.list(limit: 10, after: nil).documents
+                #expect(listed.map(\.id) == [new, old])
+                #expect(listed.map(\.title) == ["Renamed", "Before titles"])
+                #expect(try await store.summary(new, version: nil).version == 2)
+                #expect(try await store.summary(new, version: 1).title == "First name")
+                #expect(try await store.summary(old, version: 1).title == "Before titles")
+                await #expect(throws: DocumentStoreError.self) {
+                    _ = try await store.summary(new, version: 3)
+                }
+                await #expect(throws: DocumentStoreError.self) { _ = try await store.document(new) }
+            }
+        }
+    }
+
     /// Deleting removes the document and its history, and nothing else.
     @Test(arguments: StoreBackend.available)
     func deletesWithItsHistory(_ backend: StoreBackend) async throws {
@@ -163,12 +192,7 @@ struct DocumentStoreTests {
             try await place.withStore { store in
                 let gone = try await store.create(try sample("Gone"), author: "ada")
                 let kept = try await store.create(try sample("Kept"), author: "ada")
-                _ = try await store.save(
-                    gone.id,
-                    document: try sample("Gone 2"),
-                    baseVersion: 1,
-                    author: "ada"
-                )
+                _ = try await store.saveAgain(gone.id, named: "Gone 2")
                 try await store.delete(gone.id)
                 await #expect(throws: DocumentStoreError.self) { _ = try await store.versions(gone.id) }
                 await #expect(throws: DocumentStoreError.self) {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import PostgresNIO
 import Testing
@@ -62,6 +63,22 @@ enum StorePlace: Sendable {
     }
 }
 
+extension StorePlace {
+    /// Runs `statement` on the documents' tables directly, as another program would; `versions`
+    /// in it names the table of versions on either backend.
+    func execute(_ statement: String) async throws {
+        switch self {
+        case .sqlite(let path):
+            try await DatabaseQueue(path: path).write { try $0.execute(sql: statement) }
+        case .postgres(let url):
+            try await PostgresTestServer.administer(
+                statement.replacingOccurrences(of: "versions", with: "lab_versions"),
+                at: url
+            )
+        }
+    }
+}
+
 /// Runs `service` for the duration of `body`, then cancels it.
 func withRunning<Result: Sendable>(
     _ store: PostgresDocumentStore,
@@ -121,7 +138,7 @@ enum PostgresTestServer {
     }
 
     @discardableResult
-    private static func administer(_ statement: String, at database: String? = nil) async throws -> Int {
+    static func administer(_ statement: String, at database: String? = nil) async throws -> Int {
         guard let url = database ?? url else { throw Unavailable() }
         let client = PostgresClient(
             configuration: try PostgresDocumentStore.configuration(url: url),
