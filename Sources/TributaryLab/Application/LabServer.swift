@@ -362,11 +362,8 @@ public enum LabPaths {
     public static func defaultDatabase(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
-        #if canImport(Darwin)
-            base(.applicationSupportDirectory).appending(path: "tributary/lab.sqlite")
-        #else
-            base("XDG_DATA_HOME", or: ".local/share", environment).appending(path: "tributary/lab.sqlite")
-        #endif
+        base(.applicationSupportDirectory, else: "XDG_DATA_HOME", or: ".local/share", environment)
+            .appending(path: "tributary/lab.sqlite")
     }
 
     /// `$XDG_CACHE_HOME/tributary/images`, else `~/.cache/tributary/images`; on Apple platforms,
@@ -374,27 +371,24 @@ public enum LabPaths {
     public static func defaultImageCache(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
-        #if canImport(Darwin)
-            base(.cachesDirectory).appending(path: "tributary/images")
-        #else
-            base("XDG_CACHE_HOME", or: ".cache", environment).appending(path: "tributary/images")
-        #endif
+        base(.cachesDirectory, else: "XDG_CACHE_HOME", or: ".cache", environment).appending(
+            path: "tributary/images"
+        )
     }
 
-    #if canImport(Darwin)
-        /// The user's folder of that kind.
-        private static func base(_ directory: FileManager.SearchPathDirectory) -> URL {
+    /// The user's folder of kind `directory` on Apple platforms; elsewhere the folder the XDG
+    /// base directory `variable` names, else `fallback` under `HOME`.
+    private static func base(
+        _ directory: FileManager.SearchPathDirectory,
+        else variable: String,
+        or fallback: String,
+        _ environment: [String: String]
+    ) -> URL {
+        #if canImport(Darwin)
             FileManager.default.urls(for: directory, in: .userDomainMask)[0]
-        }
-    #else
-        /// The folder an XDG base directory variable names, else `fallback` under `HOME`.
-        private static func base(
-            _ variable: String,
-            or fallback: String,
-            _ environment: [String: String]
-        ) -> URL {
+        #else
             environment[variable].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
                 ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appending(path: fallback)
-        }
-    #endif
+        #endif
+    }
 }

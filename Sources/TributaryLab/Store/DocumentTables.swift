@@ -45,8 +45,7 @@ extension DocumentTables {
     }
 
     public func document(_ id: DocumentID) async throws(DocumentStoreError) -> SharedDocument {
-        guard let found = try await head(id) else { throw .notFound(id: id) }
-        return found
+        try Self.existing(try await head(id), id)
     }
 
     /// A stale save fails with the version it was not based on. That version is read after the
@@ -96,20 +95,24 @@ extension DocumentTables {
     }
 
     public func version(_ id: DocumentID, number: Int) async throws(DocumentStoreError) -> SharedDocument {
-        guard let found = try await stored(id, number: number) else { throw .notFound(id: id) }
-        return found
+        try Self.existing(try await stored(id, number: number), id)
     }
 
     public func latestVersion(_ id: DocumentID) async throws(DocumentStoreError) -> Int {
-        guard let found = try await headNumber(id) else { throw .notFound(id: id) }
-        return found
+        try Self.existing(try await headNumber(id), id)
     }
 
     public func summary(
         _ id: DocumentID,
         version number: Int?
     ) async throws(DocumentStoreError) -> DocumentSummary {
-        guard let found = try await summarize(id, number: number) else { throw .notFound(id: id) }
-        return found
+        try Self.existing(try await summarize(id, number: number), id)
+    }
+
+    /// `value`, which a read of the document `id` found, or not found.
+    private static func existing<Value>(_ value: Value?, _ id: DocumentID) throws(DocumentStoreError) -> Value
+    {
+        guard let value else { throw .notFound(id: id) }
+        return value
     }
 }
