@@ -197,6 +197,9 @@ public struct LabServer: Sendable {
             ["signedIn": context.access != .anonymous, "documentation": documented]
         }
         let signedIn = authenticator(required: true)
+        // Work a request can make expensive — runs, drawings, documents and tests made of
+        // recordings — is done here, never on the threads that answer requests.
+        let pool = RunPool(workers: configuration.runs.workers, queueLength: configuration.runs.queueLength)
         router.addRoutes(
             DocumentsController(
                 service: service,
@@ -211,6 +214,7 @@ public struct LabServer: Sendable {
                 RecordingsController(
                     service: recordings,
                     documents: service,
+                    pool: pool,
                     authenticator: signedIn,
                     maximumBodySize: configuration.maximumBodySize,
                     maximumImportBytes: configuration.maximumImportBytes
@@ -222,7 +226,7 @@ public struct LabServer: Sendable {
         RunsController(
             documents: service,
             recordings: recordings,
-            pool: RunPool(workers: configuration.runs.workers, queueLength: configuration.runs.queueLength),
+            pool: pool,
             budget: configuration.runs,
             authenticator: signedIn,
             maximumBodySize: configuration.maximumBodySize,

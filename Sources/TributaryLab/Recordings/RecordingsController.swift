@@ -12,6 +12,8 @@ struct RecordingsController {
     let service: RecordingService
     /// Where the documents made of recordings go.
     let documents: DocumentService
+    /// Where documents and tests are made of recorded events: each reads every event given.
+    let pool: RunPool
     let authenticator: LabAuthenticator
     let maximumBodySize: Int
     /// The largest recording's file an import reads.
@@ -146,13 +148,19 @@ struct RecordingsController {
         guard !body.lanes.isEmpty else { throw refusal }
         _ = try Self.checked(frame: body.frame)
         let recorded = try await service.replay(of: body.lanes, in: id)
-        let document = try RecordingDocument.make(
-            name: recorded.recording.name,
-            lanes: recorded.lanes,
-            of: recorded.events,
-            frame: body.frame
-        )
-        let size = (try? document.encoded().count) ?? Int.max
+        let (document, size) = try await pool.execute { () throws(LabError) in
+            do throws(StreamError) {
+                let document = try RecordingDocument.make(
+                    name: recorded.recording.name,
+                    lanes: recorded.lanes,
+                    of: recorded.events,
+                    frame: body.frame
+                )
+                return (document, (try? document.encoded().count) ?? Int.max)
+            } catch {
+                throw LabError.invalidDocument(error)
+            }
+        }
         guard size <= maximumBodySize else {
             throw RecordingService.tooLargeToReplay(
                 "The lanes make a document of \(size) bytes, and a document is at most \(maximumBodySize). Choose fewer lanes."
@@ -173,21 +181,22 @@ struct RecordingsController {
         }
         let frame = try Self.frame(query["frame"].map(String.init)) ?? 0.1
         let recorded = try await service.replay(of: [input, output], in: id)
-        let source: String
-        do throws(StreamError) {
-            source = try RecordingTestSource.make(
-                recording: recorded.recording,
-                input: input,
-                output: output,
-                events: recorded.events,
-                frame: frame
-            )
-        } catch {
-            throw LabError(
-                status: .unprocessableContent,
-                code: "notMarbles",
-                message: "These lanes cannot be written as marbles: \(error)"
-            )
+        let source = try await pool.execute { () throws(LabError) in
+            do throws(StreamError) {
+                return try RecordingTestSource.make(
+                    recording: recorded.recording,
+                    input: input,
+                    output: output,
+                    events: recorded.events,
+                    frame: frame
+                )
+            } catch {
+                throw LabError(
+                    status: .unprocessableContent,
+                    code: "notMarbles",
+                    message: "These lanes cannot be written as marbles: \(error)"
+                )
+            }
         }
         return Response(
             status: .ok,

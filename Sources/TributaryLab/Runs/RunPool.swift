@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+import HTTPTypes
 
 /// Threads of their own for running documents, so that a run — CPU-bound for up to its time
 /// budget — never holds one of the cooperative pool's threads the server answers on.
@@ -31,6 +32,25 @@ final class RunPool: Sendable {
             let admitted = jobs.add { continuation.resume(returning: body()) }
             if !admitted { continuation.resume(throwing: Full()) }
         }
+    }
+
+    /// What `body` returns or throws, run on one of the pool's threads; `503 busy` with
+    /// `Retry-After` when too many runs wait already.
+    func execute<Value: Sendable>(
+        _ body: @escaping @Sendable () throws(LabError) -> Value
+    ) async throws -> Value {
+        let result: Result<Value, LabError>
+        do {
+            result = try await run { Result { () throws(LabError) in try body() } }
+        } catch {
+            throw LabError(
+                status: .serviceUnavailable,
+                code: "busy",
+                message: "The lab is running as many documents as it can; try again in a second.",
+                headers: [.retryAfter: "1"]
+            )
+        }
+        return try result.get()
     }
 
     /// The waiting runs, which the threads take in order.

@@ -266,22 +266,10 @@ struct RunsController {
         )
     }
 
-    /// Runs `body` on the pool: `503` with `Retry-After` when too many runs wait already.
     private func execute<Value: Sendable>(
         _ body: @escaping @Sendable () throws(LabError) -> Value
     ) async throws -> Value {
-        let result: Result<Value, LabError>
-        do {
-            result = try await pool.run { Result { () throws(LabError) in try body() } }
-        } catch {
-            throw LabError(
-                status: .serviceUnavailable,
-                code: "busy",
-                message: "The lab is running as many documents as it can; try again in a second.",
-                headers: [.retryAfter: "1"]
-            )
-        }
-        return try result.get()
+        try await pool.execute(body)
     }
 
     /// Runs `document` within `budget`; a run stopped by the budget is an error that names the

@@ -632,8 +632,11 @@ struct RecordingDocumentTests {
     ]
 
     /// A lab with the recording "replayed" made of ``events``, for `body`.
-    func withRecording(_ body: @Sendable (LabConnection, String) async throws -> Void) async throws {
-        try await withLab { lab in
+    func withRecording(
+        _ configuration: LabConfiguration = LabConfiguration(),
+        _ body: @Sendable (LabConnection, String) async throws -> Void
+    ) async throws {
+        try await withLab(configuration: configuration) { lab in
             let id = try await lab.makeRecording("replayed")
             let recorder = LiveViewer(lab.ingest(id, recorder: UUID()))
             recorder.send(batchText(first: 0, Self.events))
@@ -674,6 +677,46 @@ struct RecordingDocumentTests {
                 ]
             )
             #expect(try StreamDocument.decode(body) == expected)
+        }
+    }
+
+    /// Documents and tests are made of a recording on the run threads, as runs are: with those
+    /// taken, they are refused at once, not made on the threads that answer requests.
+    @Test(
+        .unsanitized("CPU-bound; its logic runs in the plain pass")
+    ) func makesDocumentsAndTestsOnTheRunThreads() async throws {
+        var configuration = LabConfiguration()
+        configuration.runs.time = .seconds(3)
+        configuration.runs.workers = 1
+        configuration.runs.queueLength = 1
+        try await withRecording(configuration) { lab, id in
+            let refused = Locked(0)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        let body = HostileTests.wideZip(inputs: 2_000, values: 400)
+                        let answer = try await lab.send(.post, "/api/run", body: body)
+                        if answer.status == 503 { refused.withLock { $0 += 1 } }
+                    }
+                }
+                // One run refused: the thread and the place in the queue are taken.
+                try await waitUntil { refused.current >= 1 }
+                let made = try await lab.send(
+                    .post,
+                    "/api/recordings/\(id)/document",
+                    body: Data(#"{"lanes": ["a"]}"#.utf8)
+                )
+                #expect(made.status == 503 && made.errorCode == "busy")
+                let test = try await lab.send(.get, "/api/recordings/\(id)/test.swift?input=a&output=b")
+                #expect(test.status == 503 && test.headers[.retryAfter] == "1")
+                try await group.waitForAll()
+            }
+            let made = try await lab.send(
+                .post,
+                "/api/recordings/\(id)/document",
+                body: Data(#"{"lanes": ["a"]}"#.utf8)
+            )
+            #expect(made.status == 201)
         }
     }
 
