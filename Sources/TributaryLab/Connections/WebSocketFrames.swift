@@ -29,7 +29,8 @@ struct WebSocketFrames: Sendable {
 
     /// What to do with the bytes just read.
     enum Action: Equatable, Sendable {
-        /// Pass them on; `held` bytes of a frame not yet complete have arrived so far.
+        /// Pass them on; `held` bytes of a frame or a message not yet complete have arrived so
+        /// far.
         case proceed(held: Int)
         /// Close the connection with `code` and `reason`, reading nothing more.
         case refuse(code: UInt16, reason: String)
@@ -44,6 +45,12 @@ struct WebSocketFrames: Sendable {
     private var remaining: UInt64 = 0
     /// The bytes of the current frame read so far, header included; none between frames.
     private(set) var held = 0
+    /// The payload of the data frames of a message not yet finished, which the aggregator
+    /// keeps until its last frame: counted as held, as an unfinished frame is.
+    private(set) var messageHeld = 0
+    /// The current frame's payload length, and whether it is a data frame and the last of its
+    /// message.
+    private var frame: (length: Int, isData: Bool, isFinal: Bool) = (0, false, true)
     /// Every frame whose header has been read, in all.
     private(set) var count = 0
     private var isRefused = false
@@ -84,7 +91,7 @@ struct WebSocketFrames: Sendable {
             isRefused = true
             return .refuse(code: 1008, reason: Self.tooMany(limit.perSecond))
         }
-        return .proceed(held: held)
+        return .proceed(held: held + messageHeld)
     }
 
     /// Reads `bytes`, the next of the connection's, which arrived `now` (nanoseconds of uptime).
@@ -98,7 +105,7 @@ struct WebSocketFrames: Sendable {
                 remaining -= taken
                 held += Int(taken)
                 index = bytes.index(index, offsetBy: Int(taken))
-                if remaining == 0 { held = 0 }
+                if remaining == 0 { frameEnded() }
                 continue
             }
             header.append(bytes[index])
@@ -136,9 +143,17 @@ struct WebSocketFrames: Sendable {
                 if broken == nil { broken = refusal }
             }
             remaining = length
-            if length == 0 { held = 0 }
+            frame = (Int(clamping: length), opcode < 8, isFinal)
+            if length == 0 { frameEnded() }
         }
-        return .proceed(held: held)
+        return .proceed(held: held + messageHeld)
+    }
+
+    /// Counts a whole frame: its payload stays held while its message is unfinished.
+    private mutating func frameEnded() {
+        held = 0
+        guard frame.isData else { return }
+        messageHeld = frame.isFinal ? 0 : messageHeld + frame.length
     }
 
     /// The payload length and whether the frame is masked, once the header is whole.

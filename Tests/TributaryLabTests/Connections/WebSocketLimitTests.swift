@@ -14,10 +14,11 @@ import TributaryTestSupport
         opcode: UInt8 = 0x1,
         payload: [UInt8],
         masked: Bool = true,
-        declared: Int? = nil
+        declared: Int? = nil,
+        isFinal: Bool = true
     ) -> [UInt8] {
         let length = declared ?? payload.count
-        var bytes: [UInt8] = [0x80 | opcode]
+        var bytes: [UInt8] = [(isFinal ? 0x80 : 0) | opcode]
         let mask: UInt8 = masked ? 0x80 : 0
         if length < 126 {
             bytes.append(mask | UInt8(length))
@@ -77,6 +78,21 @@ import TributaryTestSupport
         let whole = Self.frame(payload: Array(repeating: 7, count: 70_000))
         #expect(frames.read(whole[..<30_000]) == .proceed(held: 30_000))
         #expect(frames.read(whole[30_000...]) == .proceed(held: 0))
+    }
+
+    /// The frames of a message not yet finished stay held until its last frame has come,
+    /// whatever control frames come between them.
+    @Test func countsWhatAnUnfinishedMessageHolds() {
+        var frames = WebSocketFrames(limit: 100_000)
+        let first = Self.frame(opcode: 0x1, payload: Array(repeating: 7, count: 5_000), isFinal: false)
+        #expect(frames.read(first) == .proceed(held: 5_000))
+        #expect(frames.read(Self.frame(opcode: 0x9, payload: [1])) == .proceed(held: 5_000))
+        let middle = Self.frame(opcode: 0x0, payload: Array(repeating: 7, count: 3_000), isFinal: false)
+        #expect(frames.read(middle) == .proceed(held: 8_000))
+        let last = Self.frame(opcode: 0x0, payload: [1, 2])
+        #expect(frames.read(last[..<3]) == .proceed(held: 8_003))
+        #expect(frames.read(last[3...]) == .proceed(held: 0))
+        #expect(frames.read(Self.frame(payload: [1])) == .proceed(held: 0))
     }
 
     @Test func aCloseFrameKeepsItsReasonWithinAControlFramesRoom() {
@@ -357,21 +373,43 @@ struct WebSocketLimitTests {
     /// Unfinished frames count against one budget for the lab: past it, the connection holding
     /// the most is closed, and the others go on.
     @Test func unfinishedFramesPastTheLabsBudgetCloseTheLargestHolder() async throws {
+        try await Self.expectLargestHolderClosed { hello in
+            Array(WebSocketFramesTests.frame(payload: hello)[..<120_000])
+        }
+    }
+
+    /// A message sent in whole frames but never finished is held as an unfinished frame is,
+    /// and counts against the same budget.
+    @Test func unfinishedMessagesPastTheLabsBudgetCloseTheLargestHolder() async throws {
+        try await Self.expectLargestHolderClosed { hello in
+            WebSocketFramesTests.frame(payload: Array(hello[..<60_000]), isFinal: false)
+                + WebSocketFramesTests.frame(
+                    opcode: 0x0,
+                    payload: Array(hello[60_000..<120_000]),
+                    isFinal: false
+                )
+        }
+    }
+
+    /// In a lab whose clients may hold 200,000 bytes: one connection sends what `largest` makes
+    /// of a 150 KB message, two others 60,000 bytes of it in one unfinished frame each. The
+    /// first is closed; the others finish their message and are answered.
+    static func expectLargestHolderClosed(_ largest: @Sendable ([UInt8]) -> [UInt8]) async throws {
         var configuration = LabConfiguration()
         configuration.clientMemoryBytes = 200_000
         try await withLab(configuration: configuration) { lab in
             let id = try await Self.document(lab)
             let port = lab.base.port ?? 0
             let hello = Array(#"{"type":"hello","name":"\#(String(repeating: "b", count: 149_970))"}"#.utf8)
+            let holder = try await Self.open("/api/streams/\(id)/live", port: port, token: lab.token)
+            holder.send(bytes: largest(hello))
             let whole = WebSocketFramesTests.frame(payload: hello)
-            let largest = try await Self.open("/api/streams/\(id)/live", port: port, token: lab.token)
-            largest.send(bytes: Array(whole[..<120_000]))
             let others = [
                 try await Self.open("/api/streams/\(id)/live", port: port, token: lab.token),
                 try await Self.open("/api/streams/\(id)/live", port: port, token: lab.token),
             ]
             for other in others { other.send(bytes: Array(whole[..<60_000])) }
-            #expect(await largest.readBytes(timeout: .seconds(20)).closed)
+            #expect(await holder.readBytes(timeout: .seconds(20)).closed)
             for other in others {
                 other.send(bytes: Array(whole[60_000...]))
                 let told = await other.readBytes(timeout: .seconds(10)) { bytes in
