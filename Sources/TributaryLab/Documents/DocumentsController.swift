@@ -56,7 +56,11 @@ struct DocumentsController {
         let id = try Self.id(context)
         let version = try await service.latestVersion(id)
         let eTag = "\"\(version)\""
-        if request.headers[.ifNoneMatch].map({ Self.versions(in: $0).contains(version) }) == true {
+        // `*` matches a document that exists; a value that is no list of entity tags is
+        // ignored, as if not sent.
+        if let condition = request.headers[.ifNoneMatch],
+            Self.isAny(condition) || Self.versions(in: condition)?.contains(version) == true
+        {
             return Response(status: .notModified, headers: [.eTag: eTag])
         }
         return Response(
@@ -78,15 +82,15 @@ struct DocumentsController {
                 message: "A save names the version it is based on, as If-Match: \"N\"."
             )
         }
-        // `*` is whatever version is current; a list matches if any of it does.
-        let named = Self.versions(in: match)
+        // `*` is whatever version is current; a list matches if any of it does, and a value
+        // that is no list of entity tags is refused rather than read in part.
         let base: Int
-        if match.trimmingCharacters(in: .whitespaces) == "*" {
+        if Self.isAny(match) {
             base = try await service.latestVersion(id)
-        } else if let highest = named.max() {
+        } else if let highest = Self.versions(in: match)?.max() {
             base = highest
         } else {
-            throw LabError.badRequest("badVersion", "If-Match names no version.")
+            throw LabError.badRequest("badVersion", "If-Match names no version, as \"N\" or a list of them.")
         }
         let document = try await request.decode(as: StreamDocument.self, context: bodies(context))
         do throws(DocumentStoreError) {
@@ -155,14 +159,32 @@ struct DocumentsController {
         return Int(text)
     }
 
-    /// The version numbers an `If-Match` or `If-None-Match` value names: `"3"`, `W/"3"`, lists.
-    static func versions(in header: String) -> [Int] {
-        header.split(separator: ",").compactMap { tag in
-            var text = tag.trimmingCharacters(in: .whitespaces)
-            if text.hasPrefix("W/") { text.removeFirst(2) }
-            guard text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 else { return nil }
-            return versionNumber(text.dropFirst().dropLast())
+    /// The version numbers an `If-Match` or `If-None-Match` value names (`"3"`, `W/"3"`, lists
+    /// of them, empty elements allowed); tags that name no version of the lab's are passed over.
+    /// Nil when the value is not a list of entity tags (RFC 9110, section 8.8.3).
+    static func versions(in header: String) -> [Int]? {
+        var versions: [Int] = []
+        for element in header.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            var tag = element.drop { $0 == 0x20 || $0 == 0x09 }
+            while let last = tag.last, last == 0x20 || last == 0x09 { tag = tag.dropLast() }
+            if tag.isEmpty { continue }
+            if tag.starts(with: "W/".utf8) { tag = tag.dropFirst(2) }
+            // An opaque tag: quoted, of visible characters other than the quote.
+            guard tag.count >= 2, tag.first == 0x22, tag.last == 0x22 else { return nil }
+            let opaque = tag.dropFirst().dropLast()
+            guard opaque.allSatisfy({ $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80 }) else {
+                return nil
+            }
+            if let version = versionNumber(String(decoding: opaque, as: UTF8.self)) {
+                versions.append(version)
+            }
         }
+        return versions
+    }
+
+    /// Whether an `If-Match` or `If-None-Match` value is `*`, any version.
+    static func isAny(_ header: String) -> Bool {
+        header.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) == "*"
     }
 }
 

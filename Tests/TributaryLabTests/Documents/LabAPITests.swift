@@ -142,6 +142,64 @@ struct LabAPITests {
         }
     }
 
+    /// A page on another site may send its visitor to a link but gets nothing it can read: a
+    /// read is answered without a CORS header, and a route that needs a credential refuses the
+    /// foreign `Origin`.
+    @Test func givesAnotherSitesPageNothingItCanRead() async throws {
+        try await withLab { lab in
+            let created = try await lab.send(.post, "/api/streams", body: document(named: "Linked"))
+            let id = try #require(created.json["id"] as? String)
+            let foreign: HTTPFields = [.origin: "https://evil.example"]
+            let read = try await lab.send(.get, "/api/streams/\(id)", authorized: false, headers: foreign)
+            #expect(read.status == 200 && read.headers[.accessControlAllowOrigin] == nil)
+            let listed = try await lab.send(.get, "/api/streams", headers: foreign)
+            #expect(listed.status == 403 && listed.errorCode == "foreignOrigin")
+        }
+    }
+
+    /// `If-Match` and `If-None-Match` are read as lists of entity tags, `*` among them: a list
+    /// with anything else in it is no list, and a save is refused rather than read in part.
+    @Test func readsPreconditionsAsListsOfEntityTags() async throws {
+        try await withLab { lab in
+            let created = try await lab.send(.post, "/api/streams", body: document(named: "Tagged"))
+            let id = try #require(created.json["id"] as? String)
+            for value in ["*", " * ", "\"1\"", "W/\"1\"", "\"x\", \"1\"", ", \"1\" ,"] {
+                let read = try await lab.send(
+                    .get,
+                    "/api/streams/\(id)",
+                    authorized: false,
+                    headers: [.ifNoneMatch: value]
+                )
+                #expect(read.status == 304, "\(value)")
+            }
+            for value in ["\"2\"", "\"1\" junk", "1", "\"1"] {
+                let read = try await lab.send(
+                    .get,
+                    "/api/streams/\(id)",
+                    authorized: false,
+                    headers: [.ifNoneMatch: value]
+                )
+                #expect(read.status == 200, "\(value)")
+            }
+            for value in ["\"1\", junk", "\"1\" \"2\"", "\"1\", W/2", "\"x\""] {
+                let refused = try await lab.send(
+                    .put,
+                    "/api/streams/\(id)",
+                    body: document(named: "Never"),
+                    headers: [.ifMatch: value]
+                )
+                #expect(refused.status == 400 && refused.errorCode == "badVersion", "\(value)")
+            }
+            let saved = try await lab.send(
+                .put,
+                "/api/streams/\(id)",
+                body: document(named: "Saved"),
+                headers: [.ifMatch: "\"x\", W/\"1\""]
+            )
+            #expect(saved.status == 200 && saved.json["version"] as? Int == 2)
+        }
+    }
+
     /// A name sent in UTF-8 is the name kept, not its bytes read one by one.
     @Test func creditsASaveToTheNameAsItWasSent() async throws {
         try await withLab { lab in
