@@ -1,5 +1,7 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
+import TributaryLabWire
 
 /// Keeps a connection's requests and answers in step, right after NIO's HTTP decoder. Its rules
 /// are its ``StateMachine``'s; this handler only performs what the machine returns.
@@ -139,12 +141,36 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(.head(going)), promise: nil)
     }
 
-    /// Writes `head` and the end of its empty body, then closes.
+    /// Writes `head` with a body that says why, as the API's errors do, then closes.
     private func answer(_ head: HTTPResponseHead, context: ChannelHandlerContext) {
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        let (explained, body) = Self.explained(head)
+        context.write(wrapOutboundOut(.head(explained)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
             endInput(context: context)
         }
+    }
+
+    /// `head` with the JSON error body that says why the request is answered so.
+    static func explained(_ given: HTTPResponseHead) -> (HTTPResponseHead, ByteBuffer) {
+        let (code, message) =
+            switch given.status {
+            case .requestHeaderFieldsTooLarge:
+                ("headTooLarge", "The request's head is larger than the lab reads.")
+            case .upgradeRequired:
+                ("webSocketVersion", "The lab speaks WebSocket version 13: send Sec-WebSocket-Version: 13.")
+            default:
+                (
+                    "malformedRequest",
+                    "The lab could not read this request: it is not HTTP/1.1, or a WebSocket handshake the lab cannot complete (GET, no body, Sec-WebSocket-Key, Sec-WebSocket-Version: 13)."
+                )
+            }
+        let problem = LabErrorBody(error: LabProblem(code: code, message: message))
+        let body = ByteBuffer(bytes: (try? LabJSON.encoder.encode(problem)) ?? Data())
+        var head = given
+        head.headers.replaceOrAdd(name: "content-type", value: "application/json; charset=utf-8")
+        head.headers.replaceOrAdd(name: "content-length", value: String(body.readableBytes))
+        return (head, body)
     }
 }
 

@@ -357,8 +357,9 @@ struct HostileTests {
         }
     }
 
-    /// A head the lab cannot read is answered and its connection closed, on the page routes and
-    /// the WebSocket ones alike; none of them is held open, so they do not use up the connections.
+    /// A head the lab cannot read is answered, saying why, and its connection closed, on the
+    /// page routes and the WebSocket ones alike; none of them is held open, so they do not use up
+    /// the connections.
     @Test func answersAndClosesAHeadItCannotRead() async throws {
         var configuration = LabConfiguration()
         configuration.maximumConnections = 4
@@ -366,21 +367,35 @@ struct HostileTests {
             let port = lab.base.port ?? 0
             let big = String(repeating: "a", count: 90_000)
             let heads = [
-                ("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: \(big)\r\n\r\n", "HTTP/1.1 431"),
+                (
+                    "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: \(big)\r\n\r\n", "431",
+                    "headTooLarge"
+                ),
                 (
                     "GET /api/streams/abc/live HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
                         + "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
                         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nX-Big: \(big)\r\n\r\n",
-                    "HTTP/1.1 431"
+                    "431", "headTooLarge"
                 ),
-                ("NOT HTTP AT ALL\r\n\r\n", "HTTP/1.1 400"),
+                ("NOT HTTP AT ALL\r\n\r\n", "400", "malformedRequest"),
+                (
+                    "GET /api/streams/abc/live HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                        + "Connection: Upgrade\r\nSec-WebSocket-Version: 8\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+                    "426", "webSocketVersion"
+                ),
             ]
             for _ in 0..<3 {
-                for (head, answer) in heads {
+                for (head, status, code) in heads {
                     let connection = try RawConnection(port: port)
                     connection.send(head)
                     let read = await connection.readUntilClosed(timeout: .seconds(10))
-                    #expect(read.closed && read.text.hasPrefix(answer), "\(read.text.prefix(80))")
+                    #expect(
+                        read.closed && read.text.hasPrefix("HTTP/1.1 \(status)"),
+                        "\(read.text.prefix(80))"
+                    )
+                    // Said why, as the API's errors are.
+                    #expect(read.text.contains(#"{"error":{"code":"\#(code)""#), "\(read.text)")
                 }
             }
             let after = try RawConnection(port: port)
