@@ -14,6 +14,13 @@ public enum JSONNesting {
     /// deep: in those encodings a character's bytes can look like a quote and hide brackets
     /// from the pass, while a decoder that detects the encoding would still read them.
     public static func exceeds(_ bytes: some Sequence<UInt8>, limit: Int) -> Bool {
+        // The pass runs over a buffer: read a byte at a time through a generic iterator, as
+        // `Data`'s, it had taken 2% of the time a small run's request takes.
+        if let exceeds = bytes.withContiguousStorageIfAvailable({ scan($0, limit: limit) }) { return exceeds }
+        return Array(bytes).withUnsafeBufferPointer { scan($0, limit: limit) }
+    }
+
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
         var depth = 0
         var inString = false
         var escaped = false

@@ -11,6 +11,21 @@ import TributaryStreams
         #expect(!JSONNesting.exceeds(Array(#"{"a": "[[[[\"[["}"#.utf8), limit: 1))
     }
 
+    /// Bytes in `Data`, in an array, or in a sequence that holds none of them contiguously are
+    /// judged the same.
+    @Test func judgesEveryKindOfSequenceAlike() {
+        for (text, limit, exceeds) in [
+            (#"{"a": [[1]]}"#, 2, true), (#"{"a": [[1]]}"#, 3, false), (#"["]]]", [[]]]"#, 3, false),
+            (#"["]]]", [[]]]"#, 2, true),
+            ("[\u{0}]", 5, true),
+        ] {
+            let bytes = Array(text.utf8)
+            #expect(JSONNesting.exceeds(Data(bytes), limit: limit) == exceeds, "\(text)")
+            #expect(JSONNesting.exceeds(bytes, limit: limit) == exceeds, "\(text)")
+            #expect(JSONNesting.exceeds(bytes.lazy.map { $0 }, limit: limit) == exceeds, "\(text)")
+        }
+    }
+
     /// UTF-16 text, which a decoder that detects the encoding reads, is never taken as shallow:
     /// here a character whose bytes hold a quote would hide a thousand levels from the pass.
     @Test func textThatIsNotUTF8IsTooDeep() throws {
