@@ -5,9 +5,10 @@ import TributaryStreams
 
 /// Reads a recording's file a line at a time, as it arrives, and refuses the first line that is
 /// wrong, naming it: a header that is no header or of another version, a line that is not UTF-8
-/// or not an event, an event out of time order, a subscription that begins twice or goes on
-/// after it ended, more events than a recording keeps, or a file that ends before the events its
-/// header promises. It holds one line, and a mark per subscription, never the file.
+/// or not an event, an event out of time order, a subscription that begins twice, more events
+/// than a recording keeps, or a file that ends before the events its header promises. An event
+/// after its subscription ended is read as it is: a publisher that sends past its end is what a
+/// recording shows, and the lab exports it so. It holds one line, and a mark per subscription, never the file.
 struct RecordingFileReader {
     /// What was wrong, and on which line (counted from 1).
     struct Refusal: Error, Equatable {
@@ -29,10 +30,10 @@ struct RecordingFileReader {
     /// The lines read so far.
     private(set) var lines = 0
     private(set) var events = 0
-    /// Each subscription seen, by lane and number: whether it has ended, and when its latest
-    /// event happened. A subscription's events are in time order; a recording's need not be, as
-    /// several recorders storing into one recording interleave their times.
-    private var subscriptions: [Subscription: (ended: Bool, last: Double)] = [:]
+    /// Each subscription seen, by lane and number: when its latest event happened. A
+    /// subscription's events are in time order; a recording's need not be, as several
+    /// recorders storing into one recording interleave their times.
+    private var subscriptions: [Subscription: Double] = [:]
 
     private struct Subscription: Hashable {
         var lane: String
@@ -80,16 +81,12 @@ struct RecordingFileReader {
         switch (event.kind, subscriptions[key]) {
         case (.subscribed, .some):
             throw refusal("begins subscription #\(event.subscription) of lane “\(event.lane)” a second time.")
-        case (_, let seen?) where seen.ended:
+        case (_, let last?) where event.t < last:
             throw refusal(
-                "goes on with subscription #\(event.subscription) of lane “\(event.lane)” after it ended."
-            )
-        case (_, let seen?) where event.t < seen.last:
-            throw refusal(
-                "happened at \(event.t) s, before an earlier line of subscription #\(event.subscription) of lane “\(event.lane)” (\(seen.last) s): a subscription's events are in the order they happened."
+                "happened at \(event.t) s, before an earlier line of subscription #\(event.subscription) of lane “\(event.lane)” (\(last) s): a subscription's events are in the order they happened."
             )
         default:
-            subscriptions[key] = ([.finished, .failed, .cancelled].contains(event.kind), event.t)
+            subscriptions[key] = event.t
         }
         events += 1
         return event
