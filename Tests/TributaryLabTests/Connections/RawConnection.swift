@@ -37,6 +37,19 @@ final class RawConnection: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// Opens a WebSocket at `path` on `port` and reads what the lab sends until it closes:
+    /// the lab's own bytes, whatever a client library would make of a connection that ends at
+    /// once.
+    static func webSocket(_ path: String, port: Int, token: String? = nil) async throws -> String {
+        let connection = try RawConnection(port: port)
+        connection.send(
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + (token.map { "Authorization: Bearer \($0)\r\n" } ?? "") + "\r\n"
+        )
+        return await connection.readUntilClosed(timeout: .seconds(60)).text
+    }
+
     func send(_ text: String) {
         send(bytes: Array(text.utf8))
     }
