@@ -78,7 +78,11 @@ public struct LabServer: Sendable {
     ) -> some ApplicationProtocol {
         let configuration = configuration
         let bodies = DocumentBodies(capacity: configuration.documentCacheBytes)
-        let service = DocumentService(store: store, hub: hub, bodies: bodies)
+        // Work a request can make expensive — runs, drawings, documents and tests made of
+        // recordings, versions encoded for their readers — is done here, never on the threads
+        // that answer requests.
+        let pool = RunPool(workers: configuration.runs.workers, queueLength: configuration.runs.queueLength)
+        let service = DocumentService(store: store, hub: hub, bodies: bodies, pool: pool)
         // Below the descriptors the process may open, so that past the limit a connection is
         // answered 503 rather than never accepted.
         let maximumConnections = DescriptorLimit.connections(
@@ -197,9 +201,7 @@ public struct LabServer: Sendable {
             ["signedIn": context.access != .anonymous, "documentation": documented]
         }
         let signedIn = authenticator(required: true)
-        // Work a request can make expensive — runs, drawings, documents and tests made of
-        // recordings — is done here, never on the threads that answer requests.
-        let pool = RunPool(workers: configuration.runs.workers, queueLength: configuration.runs.queueLength)
+        let pool = service.pool
         router.addRoutes(
             DocumentsController(
                 service: service,

@@ -14,16 +14,20 @@ final class Coalesced<Key: Hashable & Sendable, Value: Sendable, Failure: Error>
 
     init() {}
 
-    /// The result of `work` for `key`: of a run already under way for it, or of one started now.
+    /// The result of `work` for `key`: of a run already under way for it, or of one started now
+    /// — unless `most` other keys have work under way, when `refusal` is thrown instead.
     func value(
         for key: Key,
+        most: Int = .max,
+        else refusal: @autoclosure () -> Failure? = nil,
         _ work: @escaping @Sendable () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
-        let task = running.withLock { running in
+        let joined: Task<Result<Value, Failure>, Never>? = running.withLock { running in
             if let started = running[key] {
                 running[key]?.callers += 1
                 return started.task
             }
+            guard running.count < most else { return nil }
             let started = Task { () async -> Result<Value, Failure> in
                 do throws(Failure) {
                     return .success(try await work())
@@ -33,6 +37,10 @@ final class Coalesced<Key: Hashable & Sendable, Value: Sendable, Failure: Error>
             }
             running[key] = Flight(task: started, callers: 1)
             return started
+        }
+        guard let task = joined else {
+            if let refusal = refusal() { throw refusal }
+            return try await value(for: key, work)
         }
         let result = await task.value
         running.withLock { running in

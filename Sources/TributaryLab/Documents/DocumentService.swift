@@ -11,12 +11,16 @@ struct DocumentService: Sendable {
     let store: any DocumentStore
     let hub: LiveHub
     let bodies: DocumentBodies
+    /// Where a version read for the first time is encoded, as anything else a reader can make
+    /// expensive is done: a crowd walking through the versions of a large document waits there,
+    /// or is told the lab is busy, while everyone else is answered.
+    let pool: RunPool
     /// The encoded answers of versions before the latest, which anyone with a link may read.
     var pastBodies = PastVersionBodies(capacity: 16 << 20)
     /// Reads of one version by many at once, made once.
     private let reads = Coalesced<VersionKey, SharedDocument, DocumentStoreError>()
     /// Encodings of one version's answer for many at once, made once.
-    private let encodings = Coalesced<VersionKey, ByteBuffer, DocumentStoreError>()
+    private let encodings = Coalesced<VersionKey, ByteBuffer, any Error>()
 
     /// Who a save is credited to: plain text of at most 64 characters, or "anonymous".
     static func author(_ given: String?) -> String {
@@ -152,21 +156,28 @@ struct DocumentService: Sendable {
     }
 
     /// The encoded answer of `GET /api/streams/{id}` for `version`, encoded once per version.
-    func body(of id: DocumentID, version: Int) async throws(DocumentStoreError) -> ByteBuffer {
+    func body(of id: DocumentID, version: Int) async throws -> ByteBuffer {
         if let cached = bodies.body(of: id, version: version) { return cached }
         let body = try await encodedVersion(version, of: id)
         bodies.keep(body, of: id, version: version)
         return body
     }
 
-    /// A version's answer, read from the store and encoded, once for all who ask at once.
-    private func encodedVersion(
-        _ number: Int,
-        of id: DocumentID
-    ) async throws(DocumentStoreError) -> ByteBuffer {
-        try await encodings.value(for: VersionKey(id: id, version: number)) { () throws(DocumentStoreError) in
+    /// A version's answer, read from the store and encoded on the run threads, once for all
+    /// who ask at once; `503 busy` when those threads have as much as they take.
+    private func encodedVersion(_ number: Int, of id: DocumentID) async throws -> ByteBuffer {
+        let pool = pool
+        // Versions no one else is reading at the moment are read a few at a time: past that,
+        // the reader is told the lab is busy, as a run would be.
+        return try await encodings.value(
+            for: VersionKey(id: id, version: number),
+            most: Self.versionsMadeAtOnce,
+            else: RunPool.busy
+        ) { () async throws in
             let stored = try await read(number, of: id)
-            return ByteBuffer(bytes: (try? LabJSON.encoder.encode(stored)) ?? Data("{}".utf8))
+            return try await pool.execute { () throws(LabError) in
+                ByteBuffer(bytes: (try? LabJSON.encoder.encode(stored)) ?? Data("{}".utf8))
+            }
         }
     }
 
@@ -178,6 +189,9 @@ struct DocumentService: Sendable {
             try await store.version(id, number: number)
         }
     }
+
+    /// How many versions are read and encoded at once for their first readers.
+    static let versionsMadeAtOnce = 4
 
     /// The answer when a document has no version `number`: which versions it has.
     static func noSuchVersion(_ number: Int, latest: Int) -> LabError {

@@ -43,15 +43,18 @@ final class RunPool: Sendable {
         do {
             result = try await run { Result { () throws(LabError) in try body() } }
         } catch {
-            throw LabError(
-                status: .serviceUnavailable,
-                code: "busy",
-                message: "The lab is running as many documents as it can; try again in a second.",
-                headers: [.retryAfter: "1"]
-            )
+            throw Self.busy
         }
         return try result.get()
     }
+
+    /// The answer when the pool, or work bounded like it, has as much as it takes.
+    static let busy = LabError(
+        status: .serviceUnavailable,
+        code: "busy",
+        message: "The lab is running as many documents as it can; try again in a second.",
+        headers: [.retryAfter: "1"]
+    )
 
     /// The waiting runs, which the threads take in order.
     private final class Jobs: @unchecked Sendable {

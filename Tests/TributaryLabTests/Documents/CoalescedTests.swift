@@ -38,4 +38,30 @@ struct CoalescedTests {
             try await coalesced.value(for: "b") { () throws(Refused) -> Int in throw Refused() }
         }
     }
+
+    /// With `most` keys under way, work for another key is refused at once, while callers of
+    /// a key under way still join it.
+    @Test func refusesNewWorkPastItsMost() async throws {
+        let coalesced = Coalesced<String, Int, Refused>()
+        let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+        let work = { @Sendable () async throws(Refused) -> Int in
+            for await _ in gate { break }
+            return 1
+        }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            group.addTask { try await coalesced.value(for: "a", most: 1, else: Refused(), work) }
+            try await waitUntil { coalesced.callers(of: "a") == 1 }
+            await #expect(throws: Refused()) {
+                try await coalesced.value(for: "b", most: 1, else: Refused(), work)
+            }
+            group.addTask { try await coalesced.value(for: "a", most: 1, else: Refused(), work) }
+            try await waitUntil { coalesced.callers(of: "a") == 2 }
+            opener.yield()
+            var results: [Int] = []
+            for try await result in group { results.append(result) }
+            #expect(results == [1, 1])
+        }
+        opener.yield()
+        #expect(try await coalesced.value(for: "b", most: 1, else: Refused(), work) == 1)
+    }
 }
