@@ -150,7 +150,9 @@ struct DocumentService: Sendable {
         guard (1...latest).contains(number) else { throw Self.noSuchVersion(number, latest: latest) }
         if number == latest { return try await body(of: id, version: latest) }
         if let kept = pastBodies.body(of: id, version: number) { return kept }
-        let body = try await encodedVersion(number, of: id)
+        // A walk through the versions of a large document, each read once, is limited; the
+        // latest versions, which links show, are not held up by it.
+        let body = try await encodedVersion(number, of: id, most: Self.versionsMadeAtOnce)
         pastBodies.keep(body, of: id, version: number)
         return body
     }
@@ -165,13 +167,14 @@ struct DocumentService: Sendable {
 
     /// A version's answer, read from the store and encoded on the run threads, once for all
     /// who ask at once; `503 busy` when those threads have as much as they take.
-    private func encodedVersion(_ number: Int, of id: DocumentID) async throws -> ByteBuffer {
+    private func encodedVersion(_ number: Int, of id: DocumentID, most: Int = .max) async throws -> ByteBuffer
+    {
         let pool = pool
-        // Versions no one else is reading at the moment are read a few at a time: past that,
-        // the reader is told the lab is busy, as a run would be.
+        // Past `most` versions being made at once, the reader is told the lab is busy, as a
+        // run would be.
         return try await encodings.value(
             for: VersionKey(id: id, version: number),
-            most: Self.versionsMadeAtOnce,
+            most: most,
             else: RunPool.busy
         ) { () async throws in
             let stored = try await read(number, of: id)
@@ -190,7 +193,7 @@ struct DocumentService: Sendable {
         }
     }
 
-    /// How many versions are read and encoded at once for their first readers.
+    /// How many past versions are read and encoded at once for their first readers.
     static let versionsMadeAtOnce = 4
 
     /// The answer when a document has no version `number`: which versions it has.
