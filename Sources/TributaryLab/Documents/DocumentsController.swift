@@ -82,16 +82,15 @@ struct DocumentsController {
                 message: "A save names the version it is based on, as If-Match: \"N\"."
             )
         }
-        // `*` is whatever version is current; a list matches if any of it does, and a value
-        // that is no list of entity tags is refused rather than read in part.
-        let base: Int
-        if Self.isAny(match) {
-            base = try await service.latestVersion(id)
-        } else if let highest = Self.versions(in: match)?.max() {
-            base = highest
-        } else {
+        // `*` is whatever version is current; a list matches if any of its strong tags names
+        // the latest version (RFC 9110, section 13.1.1), and otherwise the save is stale and
+        // answered with the document as it is. A value that is no list of entity tags is
+        // refused rather than read in part.
+        guard let named = Self.isAny(match) ? [] : Self.versions(in: match, weak: false) else {
             throw LabError.badRequest("badVersion", "If-Match names no version, as \"N\" or a list of them.")
         }
+        let latest = try await service.latestVersion(id)
+        let base = Self.isAny(match) || named.contains(latest) ? latest : named.max() ?? 0
         let document = try await request.decode(as: StreamDocument.self, context: bodies(context))
         do throws(DocumentStoreError) {
             let saved = try await service.save(
@@ -159,23 +158,24 @@ struct DocumentsController {
         return Int(text)
     }
 
-    /// The version numbers an `If-Match` or `If-None-Match` value names (`"3"`, `W/"3"`, lists
-    /// of them, empty elements allowed); tags that name no version of the lab's are passed over.
-    /// Nil when the value is not a list of entity tags (RFC 9110, section 8.8.3).
-    static func versions(in header: String) -> [Int]? {
+    /// The version numbers an `If-Match` or `If-None-Match` value names (`"3"`, `W/"3"` when
+    /// `weak`, lists of them, empty elements allowed); tags that name no version of the lab's are
+    /// passed over. Nil when the value is not a list of entity tags (RFC 9110, section 8.8.3).
+    static func versions(in header: String, weak: Bool = true) -> [Int]? {
         var versions: [Int] = []
         for element in header.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
             var tag = element.drop { $0 == 0x20 || $0 == 0x09 }
             while let last = tag.last, last == 0x20 || last == 0x09 { tag = tag.dropLast() }
             if tag.isEmpty { continue }
-            if tag.starts(with: "W/".utf8) { tag = tag.dropFirst(2) }
+            let isWeak = tag.starts(with: "W/".utf8)
+            if isWeak { tag = tag.dropFirst(2) }
             // An opaque tag: quoted, of visible characters other than the quote.
             guard tag.count >= 2, tag.first == 0x22, tag.last == 0x22 else { return nil }
             let opaque = tag.dropFirst().dropLast()
             guard opaque.allSatisfy({ $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80 }) else {
                 return nil
             }
-            if let version = versionNumber(String(decoding: opaque, as: UTF8.self)) {
+            if weak || !isWeak, let version = versionNumber(String(decoding: opaque, as: UTF8.self)) {
                 versions.append(version)
             }
         }
