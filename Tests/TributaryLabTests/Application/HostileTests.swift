@@ -137,11 +137,7 @@ struct HostileTests {
     @Test(
         .unsanitized("CPU-bound; its logic runs in the plain pass")
     ) func heavyRunsNeitherDelayOtherRequestsNorQueueWithoutEnd() async throws {
-        var configuration = LabConfiguration()
-        configuration.runs.time = .seconds(1)
-        configuration.runs.workers = 1
-        configuration.runs.queueLength = 1
-        try await withLab(configuration: configuration) { lab in
+        try await withLab(configuration: .oneRunThread(runningFor: .seconds(1))) { lab in
             let finished = Locked<[String]>([])
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 {
@@ -721,5 +717,16 @@ struct HostileTests {
             #expect(viewer.messages(of: "snapshot").count == 2)
             viewer.close()
         }
+    }
+}
+
+extension LabConfiguration {
+    /// One run thread and one place in its queue, each run stopped after `time`.
+    static func oneRunThread(runningFor time: Duration) -> LabConfiguration {
+        var configuration = LabConfiguration()
+        configuration.runs.time = time
+        configuration.runs.workers = 1
+        configuration.runs.queueLength = 1
+        return configuration
     }
 }

@@ -164,50 +164,39 @@ struct LabAPITests {
         try await withLab { lab in
             let created = try await lab.send(.post, "/api/streams", body: document(named: "Tagged"))
             let id = try #require(created.json["id"] as? String)
-            for value in ["*", " * ", "\"1\"", "W/\"1\"", "\"x\", \"1\"", ", \"1\" ,"] {
-                let read = try await lab.send(
+            let read = { @Sendable (condition: String) in
+                try await lab.send(
                     .get,
                     "/api/streams/\(id)",
                     authorized: false,
-                    headers: [.ifNoneMatch: value]
+                    headers: [.ifNoneMatch: condition]
                 )
-                #expect(read.status == 304, "\(value)")
             }
-            for value in ["\"2\"", "\"1\" junk", "1", "\"1"] {
-                let read = try await lab.send(
-                    .get,
-                    "/api/streams/\(id)",
-                    authorized: false,
-                    headers: [.ifNoneMatch: value]
-                )
-                #expect(read.status == 200, "\(value)")
-            }
-            for value in ["\"1\", junk", "\"1\" \"2\"", "\"1\", W/2"] {
-                let refused = try await lab.send(
+            let save = { @Sendable (condition: String) in
+                try await lab.send(
                     .put,
                     "/api/streams/\(id)",
-                    body: document(named: "Never"),
-                    headers: [.ifMatch: value]
+                    body: document(named: "Saved"),
+                    headers: [.ifMatch: condition]
                 )
+            }
+            for value in ["*", " * ", "\"1\"", "W/\"1\"", "\"x\", \"1\"", ", \"1\" ,"] {
+                #expect(try await read(value).status == 304, "\(value)")
+            }
+            for value in ["\"2\"", "\"1\" junk", "1", "\"1"] {
+                #expect(try await read(value).status == 200, "\(value)")
+            }
+            for value in ["\"1\", junk", "\"1\" \"2\"", "\"1\", W/2"] {
+                let refused = try await save(value)
                 #expect(refused.status == 400 && refused.errorCode == "badVersion", "\(value)")
             }
             // Tags of no version, and weak ones, which If-Match never matches: stale.
             for value in ["\"x\"", "W/\"1\"", "\"2\""] {
-                let stale = try await lab.send(
-                    .put,
-                    "/api/streams/\(id)",
-                    body: document(named: "Never"),
-                    headers: [.ifMatch: value]
-                )
+                let stale = try await save(value)
                 #expect(stale.status == 412 && stale.json["version"] as? Int == 1, "\(value)")
             }
             // Any tag of the list naming the latest version matches.
-            let saved = try await lab.send(
-                .put,
-                "/api/streams/\(id)",
-                body: document(named: "Saved"),
-                headers: [.ifMatch: "\"x\", \"1\", \"999\""]
-            )
+            let saved = try await save("\"x\", \"1\", \"999\"")
             #expect(saved.status == 200 && saved.json["version"] as? Int == 2)
         }
     }

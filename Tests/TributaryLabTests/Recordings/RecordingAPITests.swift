@@ -24,6 +24,11 @@ extension LabConnection {
         )
     }
 
+    /// `POST /api/recordings/{id}/document` of `lanes`, a JSON list.
+    func document(ofLanes lanes: String, in id: String) async throws -> Answer {
+        try await send(.post, "/api/recordings/\(id)/document", body: Data(#"{"lanes": \#(lanes)}"#.utf8))
+    }
+
     /// Where a recording is watched live.
     func watch(_ id: String) -> LiveEndpoint {
         LiveEndpoint(url: "ws://127.0.0.1:\(base.port ?? 0)/api/recordings/\(id)/live", token: token)
@@ -418,11 +423,7 @@ struct RecordingIngestTests {
                 recorder.send(batchText(first: batch * 50, events))
             }
             try await waitUntil { recorder.storedNext.last == 300 }
-            let made = try await lab.send(
-                .post,
-                "/api/recordings/\(id)/document",
-                body: Data(#"{"lanes":["a"]}"#.utf8)
-            )
+            let made = try await lab.document(ofLanes: #"["a"]"#, in: id)
             #expect(made.status == 422 && made.errorCode == "recordingTooLarge")
             let test = try await lab.send(.get, "/api/recordings/\(id)/test.swift?input=a&output=a")
             #expect(test.status == 422 && test.errorCode == "recordingTooLarge")
@@ -690,11 +691,9 @@ struct RecordingDocumentTests {
     @Test(
         .unsanitized("CPU-bound; its logic runs in the plain pass")
     ) func makesDocumentsAndTestsOnTheRunThreads() async throws {
-        var configuration = LabConfiguration()
-        configuration.runs.time = .seconds(3)
-        configuration.runs.workers = 1
-        configuration.runs.queueLength = 1
-        try await withRecording(configuration) { lab, id in
+        // Long enough that the runs still hold the threads when a loaded machine gets round
+        // to the requests below.
+        try await withRecording(.oneRunThread(runningFor: .seconds(6))) { lab, id in
             let refused = Locked(0)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<3 {
@@ -706,21 +705,13 @@ struct RecordingDocumentTests {
                 }
                 // One run refused: the thread and the place in the queue are taken.
                 try await waitUntil { refused.current >= 1 }
-                let made = try await lab.send(
-                    .post,
-                    "/api/recordings/\(id)/document",
-                    body: Data(#"{"lanes": ["a"]}"#.utf8)
-                )
+                let made = try await lab.document(ofLanes: #"["a"]"#, in: id)
                 #expect(made.status == 503 && made.errorCode == "busy")
                 let test = try await lab.send(.get, "/api/recordings/\(id)/test.swift?input=a&output=b")
                 #expect(test.status == 503 && test.headers[.retryAfter] == "1")
                 try await group.waitForAll()
             }
-            let made = try await lab.send(
-                .post,
-                "/api/recordings/\(id)/document",
-                body: Data(#"{"lanes": ["a"]}"#.utf8)
-            )
+            let made = try await lab.document(ofLanes: #"["a"]"#, in: id)
             #expect(made.status == 201)
         }
     }
