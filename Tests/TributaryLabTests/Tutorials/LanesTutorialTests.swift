@@ -37,7 +37,10 @@ struct LanesTutorialTests {
             let recorder = LabLaneRecorder(lab: lab.base, token: lab.token, recording: "search box")
             let searches = Locked<[String]>([])
             let typed = PassthroughSubject<String, Never>()
-            let subscription = queries(of: typed, scheduler: DispatchQueue.main, recorder: recorder)
+            // A queue of the test's own: the main queue is drained only while something runs the
+            // main thread's loop, which a parallel test run does not promise.
+            let scheduler = DispatchQueue(label: "LanesTutorialTests.search")
+            let subscription = queries(of: typed, scheduler: scheduler, recorder: recorder)
                 .sink { query in searches.withLock { $0.append(query) } }
 
             // The person's pauses are waits for the search each pause lets through.
