@@ -44,7 +44,7 @@ private final class AvatarModel {
 /// The code of `Tributary`'s Getting Started article, as it is written there, on the main
 /// queue it names, with the avatar fetched from a server on loopback.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct TributaryGettingStartedTests {
     @Test func aViewModelCombinesItsInputs() async throws {
         let model = SearchModel()

@@ -90,7 +90,7 @@ final class HeadlinesModel {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct NewsAppTutorialTests {
     /// Runs `body` with the base URL of a sandbox on a loopback port of its own, then stops it.
     private static func withSandbox(

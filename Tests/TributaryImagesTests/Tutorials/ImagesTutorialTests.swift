@@ -7,7 +7,7 @@ import TributaryTestSupport
 /// The tutorial "Images on Linux" (TributaryImages' catalog) as it is written: its program, the
 /// last version of `main.swift`, run twice against the tutorial's photo served over HTTP on
 /// loopback, prints what the tutorial shows and saves the thumbnail it shows.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ImagesTutorialTests {
     static let resources = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -10,7 +10,7 @@ import TributaryTestSupport
 /// it is written: its program records the search box's lanes into a running lab, the lab turns
 /// the recording into a test, and that test, its pipeline filled in as the tutorial fills it in,
 /// is the one the tutorial shows, compiled and run as `recordedLanesReplay` in TributaryTests.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LanesTutorialTests {
     static let package = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
