@@ -13,54 +13,33 @@ folder each), warms it up, and measures, round after round so that both see the 
 
 Usage: lab_before_after.py BEFORE AFTER [--rounds N]   (needs wrk)
 """
-import argparse, base64, http.client, json, os, re, socket, statistics, subprocess, sys, tempfile, time, uuid
+import argparse, base64, http.client, json, os, re, socket, statistics, subprocess, sys, time, uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Probe"))
-from lab_probe import frame  # a client's masked text frame
-
-TOKEN = "before-after-token-0123456789"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+import lab_probe
+from lab_probe import TOKEN, frame  # the probe's token, and a client's masked text frame
 
 
-class Lab:
+class Lab(lab_probe.Lab):
+    """The probe's lab (a new data folder, a free port), with one kept-alive connection and wrk."""
+
     def __init__(self, binary):
-        self.folder = tempfile.mkdtemp(prefix="lab-before-after-")
-        self.port = free_port()
-        env = dict(os.environ, XDG_DATA_HOME=self.folder, XDG_CACHE_HOME=self.folder)
-        self.process = subprocess.Popen([binary, "lab", "--port", str(self.port), "--token", TOKEN],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if self.request("GET", "/api/health")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            sys.exit(f"{binary} did not start")
+        super().__init__(binary)
         self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
 
     def request(self, method, path, body=None, headers=None, keep=False):
-        connection = self.connection if keep else http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        if not keep:
+            return super().request(method, path, body=body, headers=headers, timeout=60)
         headers = dict(headers or {}, Authorization=f"Bearer {TOKEN}")
         if body is not None:
             headers["Content-Type"] = "application/json"
-        connection.request(method, path, body=body, headers=headers)
-        response = connection.getresponse()
-        data = response.read()
-        if not keep:
-            connection.close()
-        return response.status, dict(response.getheaders()), data
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
 
     def wrk(self, path, connections, body=None):
         """Requests a second that wrk reaches on `path` (a POST of `body` when given)."""
         arguments = ["wrk", "-t2", f"-c{connections}", "-d5s", "-H", f"Authorization: Bearer {TOKEN}"]
-        script = None
         if body is not None:
             script = os.path.join(self.folder, "post.lua")
             with open(script, "w") as f:
@@ -72,13 +51,6 @@ class Lab:
         if "Non-2xx" in output:
             sys.exit(f"wrk had answers other than 2xx on {path}:\n{output}")
         return float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
 
 
 def document(name):

@@ -15,19 +15,19 @@ final class Coalesced<Key: Hashable & Sendable, Value: Sendable, Failure: Error>
     init() {}
 
     /// The result of `work` for `key`: of a run already under way for it, or of one started now
-    /// — unless `most` other keys have work under way, when `refusal` is thrown instead.
+    /// — unless `limit` says how many keys may have work under way, and that many have, when its
+    /// refusal is thrown instead.
     func value(
         for key: Key,
-        most: Int = .max,
-        else refusal: @autoclosure () -> Failure? = nil,
+        limit: (most: Int, refusal: Failure)? = nil,
         _ work: @escaping @Sendable () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
-        let joined: Task<Result<Value, Failure>, Never>? = running.withLock { running in
+        let joined: Result<Task<Result<Value, Failure>, Never>, Failure> = running.withLock { running in
             if let started = running[key] {
                 running[key]?.callers += 1
-                return started.task
+                return .success(started.task)
             }
-            guard running.count < most else { return nil }
+            if let limit, running.count >= limit.most { return .failure(limit.refusal) }
             let started = Task { () async -> Result<Value, Failure> in
                 do throws(Failure) {
                     return .success(try await work())
@@ -36,12 +36,9 @@ final class Coalesced<Key: Hashable & Sendable, Value: Sendable, Failure: Error>
                 }
             }
             running[key] = Flight(task: started, callers: 1)
-            return started
+            return .success(started)
         }
-        guard let task = joined else {
-            if let refusal = refusal() { throw refusal }
-            return try await value(for: key, work)
-        }
+        let task = try joined.get()
         let result = await task.value
         running.withLock { running in
             guard running[key]?.task == task else { return }

@@ -152,7 +152,7 @@ struct DocumentService: Sendable {
         if let kept = pastBodies.body(of: id, version: number) { return kept }
         // A walk through the versions of a large document, each read once, is limited; the
         // latest versions, which links show, are not held up by it.
-        let body = try await encodedVersion(number, of: id, most: Self.versionsMadeAtOnce)
+        let body = try await encodedVersion(number, of: id, limit: (Self.versionsMadeAtOnce, RunPool.busy))
         pastBodies.keep(body, of: id, version: number)
         return body
     }
@@ -166,17 +166,16 @@ struct DocumentService: Sendable {
     }
 
     /// A version's answer, read from the store and encoded on the run threads, once for all
-    /// who ask at once; `503 busy` when those threads have as much as they take.
-    private func encodedVersion(_ number: Int, of id: DocumentID, most: Int = .max) async throws -> ByteBuffer
-    {
+    /// who ask at once; `503 busy` when those threads have as much as they take, or when
+    /// `limit` allows no more versions made at once.
+    private func encodedVersion(
+        _ number: Int,
+        of id: DocumentID,
+        limit: (most: Int, refusal: any Error)? = nil
+    ) async throws -> ByteBuffer {
         let pool = pool
-        // Past `most` versions being made at once, the reader is told the lab is busy, as a
-        // run would be.
-        return try await encodings.value(
-            for: VersionKey(id: id, version: number),
-            most: most,
-            else: RunPool.busy
-        ) { () async throws in
+        return try await encodings.value(for: VersionKey(id: id, version: number), limit: limit) {
+            () async throws in
             let stored = try await read(number, of: id)
             return try await pool.execute { () throws(LabError) in
                 ByteBuffer(bytes: (try? LabJSON.encoder.encode(stored)) ?? Data("{}".utf8))

@@ -86,11 +86,12 @@ struct DocumentsController {
         // the latest version (RFC 9110, section 13.1.1), and otherwise the save is stale and
         // answered with the document as it is. A value that is no list of entity tags is
         // refused rather than read in part.
-        guard let named = Self.isAny(match) ? [] : Self.versions(in: match, weak: false) else {
+        let isAny = Self.isAny(match)
+        guard let named = isAny ? [] : Self.versions(in: match, weak: false) else {
             throw LabError.badRequest("badVersion", "If-Match names no version, as \"N\" or a list of them.")
         }
         let latest = try await service.latestVersion(id)
-        let base = Self.isAny(match) || named.contains(latest) ? latest : named.max() ?? 0
+        let base = isAny || named.contains(latest) ? latest : named.max() ?? 0
         let document = try await request.decode(as: StreamDocument.self, context: bodies(context))
         do throws(DocumentStoreError) {
             let saved = try await service.save(

@@ -8,7 +8,8 @@ import TributaryStreams
 /// or not an event, an event out of time order, a subscription that begins twice, more events
 /// than a recording keeps, or a file that ends before the events its header promises. An event
 /// after its subscription ended is read as it is: a publisher that sends past its end is what a
-/// recording shows, and the lab exports it so. It holds one line, and a mark per subscription, never the file.
+/// recording shows, and the lab exports it so. It holds one line, and a mark per subscription,
+/// never the file.
 struct RecordingFileReader {
     /// What was wrong, and on which line (counted from 1).
     struct Refusal: Error, Equatable {

@@ -50,7 +50,7 @@ struct RunsController {
             context: context.limitingBodies(to: maximumBodySize)
         )
         let budget = budget
-        let body = try await execute { () throws(LabError) -> Data in
+        let body = try await pool.execute { () throws(LabError) -> Data in
             try Self.runBody(of: document, budget: budget)
         }
         return Response(
@@ -103,7 +103,7 @@ struct RunsController {
         ) {
             let stored = try await documents.version(number, of: id)
             let (document, title) = (stored.document, stored.title)
-            return try await execute { () throws(LabError) -> SharedRuns.Drawn in
+            return try await pool.execute { () throws(LabError) -> SharedRuns.Drawn in
                 let timeline = try Self.timeline(of: document, budget: budget)
                 let svg = Data(SVGRenderer.render(timeline, document: document, title: title).utf8)
                 try Self.check(output: svg.count, budget: budget)
@@ -177,7 +177,7 @@ struct RunsController {
         let named = query["lanes"].map { $0.split(separator: ",").map(String.init) }
         let recorded = try await recordings.replay(of: named, in: id)
         // Made on the run threads, as the run and the drawing are: it reads every event.
-        let document = try await execute { () throws(LabError) -> StreamDocument in
+        let document = try await pool.execute { () throws(LabError) -> StreamDocument in
             do throws(StreamError) {
                 return try RecordingDocument.make(
                     name: recorded.recording.name,
@@ -227,7 +227,7 @@ struct RunsController {
             values[character] = value
         }
         let budget = budget
-        let body = try await execute { [values] () throws(LabError) -> Data in
+        let body = try await pool.execute { [values] () throws(LabError) -> Data in
             let stream = try Self.withinBudget { () throws(StreamError) in
                 try TributaryStreams.Marbles.parse(
                     given.marbles,
@@ -253,7 +253,7 @@ struct RunsController {
 
     private func svg(_ document: StreamDocument, title: String? = nil) async throws -> Response {
         let budget = budget
-        let drawing = try await execute { () throws(LabError) -> String in
+        let drawing = try await pool.execute { () throws(LabError) -> String in
             let timeline = try Self.timeline(of: document, budget: budget)
             let drawing = SVGRenderer.render(timeline, document: document, title: title)
             try Self.check(output: drawing.utf8.count, budget: budget)
@@ -264,12 +264,6 @@ struct RunsController {
             headers: [.contentType: "image/svg+xml; charset=utf-8", .cacheControl: "no-cache"],
             body: .init(byteBuffer: ByteBuffer(string: drawing))
         )
-    }
-
-    private func execute<Value: Sendable>(
-        _ body: @escaping @Sendable () throws(LabError) -> Value
-    ) async throws -> Value {
-        try await pool.execute(body)
     }
 
     /// Runs `document` within `budget`; a run stopped by the budget is an error that names the

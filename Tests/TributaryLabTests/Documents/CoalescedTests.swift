@@ -49,12 +49,12 @@ struct CoalescedTests {
             return 1
         }
         try await withThrowingTaskGroup(of: Int.self) { group in
-            group.addTask { try await coalesced.value(for: "a", most: 1, else: Refused(), work) }
+            group.addTask { try await coalesced.value(for: "a", limit: (1, Refused()), work) }
             try await waitUntil { coalesced.callers(of: "a") == 1 }
             await #expect(throws: Refused()) {
-                try await coalesced.value(for: "b", most: 1, else: Refused(), work)
+                try await coalesced.value(for: "b", limit: (1, Refused()), work)
             }
-            group.addTask { try await coalesced.value(for: "a", most: 1, else: Refused(), work) }
+            group.addTask { try await coalesced.value(for: "a", limit: (1, Refused()), work) }
             try await waitUntil { coalesced.callers(of: "a") == 2 }
             opener.yield()
             var results: [Int] = []
@@ -62,6 +62,6 @@ struct CoalescedTests {
             #expect(results == [1, 1])
         }
         opener.yield()
-        #expect(try await coalesced.value(for: "b", most: 1, else: Refused(), work) == 1)
+        #expect(try await coalesced.value(for: "b", limit: (1, Refused()), work) == 1)
     }
 }
