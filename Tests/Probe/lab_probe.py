@@ -128,17 +128,24 @@ def frame(text):
 
 
 def read_close(s):
-    """What a WebSocket sends until its close frame, and where that frame starts (-1 if none came)."""
+    """What a WebSocket sends until the lab ends it, and where its close frame starts (-1 if none
+    came). The close frame is the last thing the lab sends, so it is found from the end, where a
+    byte 0x88 inside a frame before it cannot be taken for it."""
     answer = b""
     try:
-        while b"\x88" not in answer:
-            chunk = s.recv(4096)
+        while True:
+            chunk = s.recv(65536)
             if not chunk:
                 break
             answer += chunk
     except (socket.timeout, ConnectionResetError):
         pass
-    return answer, answer.find(b"\x88")
+    at = answer.rfind(b"\x88")
+    while at >= 0:
+        if at + 1 < len(answer) and at + 2 + answer[at + 1] == len(answer):
+            return answer, at
+        at = answer.rfind(b"\x88", 0, at)
+    return answer, -1
 
 
 def big_document(kilobytes):

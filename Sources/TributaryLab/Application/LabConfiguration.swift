@@ -122,6 +122,9 @@ public struct RunBudget: Sendable {
     public var workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
     /// Runs that may wait for a thread.
     public var queueLength = 16
+    /// Recordings replayed into a document, a diagram or a test at once: each reads up to
+    /// 100,000 events before its run. More are answered `503 busy`.
+    public var replays = 2
 
     /// The default budget: 2 seconds, 50,000 events, 4 MiB of output and 20,000 operators a run.
     public init() {}

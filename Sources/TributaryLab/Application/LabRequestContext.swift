@@ -47,13 +47,26 @@ struct LabRequestContext: RequestContext, RemoteAddressRequestContext, WebSocket
     /// this context, which keeps the reference — and the channel with it. The reference is
     /// reached through ``WebSocketSlot``, which lets it go. Without that, every WebSocket ever
     /// opened stayed in memory with its buffers.
-    func limitWebSocketFrames(to bytes: Int, perSecond: Int = Self.viewerFramesPerSecond) {
+    ///
+    /// A route that gives `waiting` says what it has taken with ``tookWebSocketData(_:)``; the
+    /// connection stops reading while that many bytes of data frames wait for it.
+    func limitWebSocketFrames(
+        to bytes: Int,
+        perSecond: Int = Self.viewerFramesPerSecond,
+        waiting: Int? = nil
+    ) {
         channel.pipeline.fireUserInboundEventTriggered(
-            WebSocketLimit(frames: .init(bytes: bytes, perSecond: perSecond))
+            WebSocketLimit(frames: .init(bytes: bytes, perSecond: perSecond, waiting: waiting))
         )
         channel.closeFuture.whenComplete { [slot] _ in
             slot.reference.withLock { $0 = nil }
         }
+    }
+
+    /// Tells the connection that the route has taken the first `bytes` of its data frames'
+    /// payload, in all, so that it may read more.
+    func tookWebSocketData(_ bytes: Int) {
+        channel.pipeline.fireUserInboundEventTriggered(WebSocketTaken(bytes: bytes))
     }
 
     /// Declines the WebSocket handshake, telling the client why with `error`'s status and body.

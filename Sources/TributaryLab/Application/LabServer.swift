@@ -107,7 +107,12 @@ public struct LabServer: Sendable {
         let memory = ClientMemory(limit: configuration.clientMemoryBytes)
         let idle = TimeAmount(configuration.idleTimeout)
         let recordingService = recordings.map {
-            RecordingService(store: $0, hub: recordingHub, cap: configuration.maximumRecordingEvents)
+            RecordingService(
+                store: $0,
+                hub: recordingHub,
+                cap: configuration.maximumRecordingEvents,
+                replaysAtOnce: configuration.runs.replays
+            )
         }
         let webSocketResponder = liveRouter(
             service: service,
@@ -267,7 +272,8 @@ public struct LabServer: Sendable {
         )
         .addRoutes(to: router)
         if let recordings {
-            RecordingIngestController(service: recordings, connections: connections).addRoutes(to: router)
+            RecordingIngestController(service: recordings, connections: connections, pool: service.pool)
+                .addRoutes(to: router)
             RecordingLiveController(
                 service: recordings,
                 connections: connections,

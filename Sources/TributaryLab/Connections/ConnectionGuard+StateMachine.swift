@@ -5,18 +5,25 @@ extension ConnectionGuard {
     /// when its first head has arrived, and what its WebSocket frames may be. Each event returns
     /// the action the handler performs. Tested alone (`ConnectionGuardStateMachineTests`).
     struct StateMachine {
-        private enum State {
+        private enum State: Equatable {
             /// Counted in; waiting for the first head's end, within the head timeout.
             case awaitingHead
             /// The first head is in: Hummingbird's idle timeout takes over.
             case reading
-            /// A WebSocket frame broke a rule; the connection is closing and nothing more is read.
-            case refusedFrame
+            /// A WebSocket frame broke a rule; the connection is closing. What still comes is
+            /// dropped, `lingered` bytes of it so far.
+            case refusedFrame(lingered: Int)
             /// No room: answered `503` once, when its request comes or a moment after it opened.
             case turningAway
             /// Answered `503`; nothing more is read.
             case turnedAway
         }
+
+        /// How much a refused WebSocket client may still send, dropped, before its connection
+        /// is closed: closing with bytes unread resets the connection, and the client loses the
+        /// close frame that said why. Reading and dropping costs the lab little, and the time
+        /// it lasts is bounded by the handler.
+        static let mostLingered = 1 << 20
 
         private var state: State
         /// What follows the first head, read as WebSocket frames from its first byte: only an
@@ -59,6 +66,8 @@ extension ConnectionGuard {
             case forward(holding: Int?, headArrived: Bool)
             /// Read nothing more.
             case drop
+            /// Close now: a refused client sent more than ``mostLingered`` after its refusal.
+            case close
             /// Answer `503` and close, reading nothing.
             case turnAway
             /// Close the WebSocket with `code` and `reason`, reading nothing more.
@@ -72,8 +81,12 @@ extension ConnectionGuard {
             case .turningAway:
                 state = .turnedAway
                 return .turnAway
-            case .turnedAway, .refusedFrame:
+            case .turnedAway:
                 return .drop
+            case .refusedFrame(let lingered):
+                let total = lingered + bytes.readableBytes
+                state = .refusedFrame(lingered: total)
+                return total > Self.mostLingered ? .close : .drop
             case .awaitingHead, .reading:
                 break
             }
@@ -94,15 +107,26 @@ extension ConnectionGuard {
                 // Counted once the route has said these are frames.
                 return .forward(holding: frames!.limit == nil ? nil : held, headArrived: headArrived)
             case .refuse(let code, let reason):
-                state = .refusedFrame
+                state = .refusedFrame(lingered: 0)
                 return .refuse(code: code, reason: reason)
             }
+        }
+
+        /// Whether the route has as many frames waiting as it may: reading stops until it takes
+        /// some.
+        var isFull: Bool { frames?.isFull ?? false }
+
+        /// The route has taken the first `bytes` of the frames' data, in all: what the frames
+        /// hold now.
+        mutating func took(_ bytes: Int) -> ReadAction {
+            guard frames != nil, state == .reading else { return .drop }
+            return .forward(holding: frames!.take(upTo: bytes), headArrived: false)
         }
 
         /// The connection's frames are refused for a reason of the handler's (its block's
         /// allowance): nothing more is read.
         mutating func refuseFrames() {
-            state = .refusedFrame
+            state = .refusedFrame(lingered: 0)
         }
 
         /// Whether a connection without room is to be answered now that its moment has passed:
@@ -126,7 +150,7 @@ extension ConnectionGuard {
             case .proceed(let held):
                 return .forward(holding: held, headArrived: false)
             case .refuse(let code, let reason):
-                state = .refusedFrame
+                state = .refusedFrame(lingered: 0)
                 return .refuse(code: code, reason: reason)
             }
         }

@@ -25,6 +25,9 @@ import Tributary
 ///   refusing one past the limit (1009) or unmasked (1002) before its payload is held, and counts
 ///   what an unfinished frame holds against the lab's ``ClientMemory``. Hummingbird takes one
 ///   frame limit for every route, and NIO's decoder buffers a whole frame before it is read.
+/// - It stops reading a WebSocket whose route has as many frames waiting as it may
+///   (``WebSocketFrames/Limit/waiting``) until the route takes some (``WebSocketTaken``):
+///   NIO's `NIOAsyncChannel` holds ten frames, whatever their size, before it stops reading.
 /// - It closes a connection whose client has read none of its answers for the write timeout
 ///   while some wait to go. Neither NIO nor Hummingbird times writes out, and Hummingbird's
 ///   idle timeout does not run while a request's answer is being written: a client that
@@ -97,6 +100,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var timer: Scheduled<Void>?
     /// The timer of the next check of the writes, while bytes wait to go.
     private var writeTimer: Scheduled<Void>?
+    /// Whether a read was asked for while the route had as many frames waiting as it may.
+    private var readHeld = false
 
     init(count: Count, memory: ClientMemory, headTimeout: TimeAmount, writeTimeout: TimeAmount) {
         self.count = count
@@ -144,6 +149,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         timer = nil
         writeTimer?.cancel()
         writeTimer = nil
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard machine.isFull else { return context.read() }
+        readHeld = true
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -196,6 +206,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelRead(data)
         case .drop:
             break
+        case .close:
+            context.close(promise: nil)
         case .turnAway:
             turnAway(context: context)
         case .refuse(let code, let reason):
@@ -213,8 +225,19 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 // Before the 101: no close frame, for the client has no WebSocket yet.
                 memory.release(ObjectIdentifier(self))
                 context.close(promise: nil)
-            case .forward(nil, _), .drop, .turnAway:
+            case .forward(nil, _), .drop, .close, .turnAway:
                 break
+            }
+            return
+        }
+        if let taken = event as? WebSocketTaken {
+            if case .forward(let holding?, _) = machine.took(taken.bytes) {
+                let channel = context.channel
+                memory.hold(holding, by: ObjectIdentifier(self)) { channel.close(promise: nil) }
+            }
+            if readHeld, !machine.isFull {
+                readHeld = false
+                context.read()
             }
             return
         }
@@ -245,13 +268,21 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Closes a WebSocket whose client broke a rule, with a close frame that says which.
+    /// Closes a WebSocket whose client broke a rule, with a close frame that says which. The
+    /// client is likely still sending: closing with its bytes unread would reset the connection,
+    /// and the reset can reach it before the close frame is read. So the lab stops writing, and
+    /// drops what still comes until the client closes, ``lingering`` passes or it has sent
+    /// ``StateMachine/mostLingered``.
     private func refuse(code: UInt16, reason: String, context: ChannelHandlerContext) {
         memory.release(ObjectIdentifier(self))
         guard context.channel.isActive else { return }
         let frame = WebSocketFrames.closeFrame(code: code, reason: reason)
         context.writeAndFlush(NIOAny(ByteBuffer(bytes: frame))).assumeIsolated().whenComplete { _ in
-            context.close(promise: nil)
+            context.close(mode: .output, promise: nil)
+            self.timer?.cancel()
+            self.timer = context.eventLoop.assumeIsolated().scheduleTask(in: lingering) {
+                context.close(promise: nil)
+            }
         }
     }
 }

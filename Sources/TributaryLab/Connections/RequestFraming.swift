@@ -174,8 +174,9 @@ final class RequestFraming: ChannelDuplexHandler, RemovableChannelHandler {
     }
 }
 
-/// How long a connection answered with bytes still coming in is read before it is closed.
-private let lingering = TimeAmount.seconds(2)
+/// How long a connection answered with bytes still coming in is read before it is closed: an
+/// HTTP answer's, and a refused WebSocket's close frame (``ConnectionGuard``).
+let lingering = TimeAmount.seconds(2)
 /// How much of a body still coming in is read, at most, before the connection is closed.
 private let mostLingered = 64 << 10
 

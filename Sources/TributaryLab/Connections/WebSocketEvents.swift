@@ -12,3 +12,9 @@ struct WebSocketRefusal: Sendable {
     var status: Int
     var body: ByteBuffer
 }
+
+/// Sent into a connection's pipeline by a WebSocket route whose limit has
+/// ``WebSocketFrames/Limit/waiting``: the payload of the data frames it has taken, in all.
+struct WebSocketTaken: Sendable {
+    var bytes: Int
+}

@@ -25,12 +25,19 @@ struct WebSocketFrames: Sendable {
         /// The most frames one message may be cut into: browsers send a message whole, and a
         /// Swift client cuts one into frames of 16 KiB by default.
         var fragments: Int { max(16, bytes / 4_096) }
+
+        /// For a route that says what it has taken (``WebSocketFrames/take(upTo:)``): the
+        /// payload of whole data frames it may have yet to take before the connection stops
+        /// reading. NIO's `NIOAsyncChannel` holds up to ten frames whatever their size, ten
+        /// 4 MiB batches for a recorder; this holds a connection to what the lab will handle
+        /// next. Nil for a route that does not say, whose frames are small.
+        var waiting: Int? = nil
     }
 
     /// What to do with the bytes just read.
     enum Action: Equatable, Sendable {
         /// Pass them on; `held` bytes of a frame or a message not yet complete have arrived so
-        /// far.
+        /// far, or, on a route that says what it takes, not yet taken.
         case proceed(held: Int)
         /// Close the connection with `code` and `reason`, reading nothing more.
         case refuse(code: UInt16, reason: String)
@@ -51,6 +58,10 @@ struct WebSocketFrames: Sendable {
     /// The current frame's payload length, and whether it is a data frame and the last of its
     /// message.
     private var frame: (length: Int, isData: Bool, isFinal: Bool) = (0, false, true)
+    /// The payload of every whole data frame, in all, and as much of it as the route has said
+    /// it took.
+    private var dataRead = 0
+    private var taken = 0
     /// Every frame whose header has been read, in all.
     private(set) var count = 0
     private var isRefused = false
@@ -91,7 +102,27 @@ struct WebSocketFrames: Sendable {
             isRefused = true
             return .refuse(code: 1008, reason: Self.tooMany(limit.perSecond))
         }
-        return .proceed(held: held + messageHeld)
+        return .proceed(held: holding)
+    }
+
+    /// What the connection holds for the route: the frame being read, and the data frames not
+    /// yet taken when the route says what it takes, or else those of an unfinished message.
+    private var holding: Int {
+        held + (limit?.waiting == nil ? messageHeld : dataRead - taken)
+    }
+
+    /// Whether the route has as much waiting as it may: the connection reads no more until it
+    /// takes some.
+    var isFull: Bool {
+        guard let waiting = limit?.waiting else { return false }
+        return dataRead - taken >= waiting
+    }
+
+    /// The route has taken the first `bytes` of the payload of the data frames, in all: what
+    /// the connection holds now.
+    mutating func take(upTo bytes: Int) -> Int {
+        taken = min(max(taken, bytes), dataRead)
+        return holding
     }
 
     /// Reads `bytes`, the next of the connection's, which arrived `now` (nanoseconds of uptime).
@@ -146,13 +177,14 @@ struct WebSocketFrames: Sendable {
             frame = (Int(clamping: length), opcode < 8, isFinal)
             if length == 0 { frameEnded() }
         }
-        return .proceed(held: held + messageHeld)
+        return .proceed(held: holding)
     }
 
     /// Counts a whole frame: its payload stays held while its message is unfinished.
     private mutating func frameEnded() {
         held = 0
         guard frame.isData else { return }
+        dataRead += frame.length
         messageHeld = frame.isFinal ? 0 : messageHeld + frame.length
     }
 

@@ -17,14 +17,24 @@ import TributaryStreams
 /// leaves a gap, is answered `invalid` and nothing of it is stored; a recording at its cap is
 /// answered `full`. A message larger than ``maximumMessageSize`` ends the connection with
 /// 1009 (message too big). It needs the token or the session.
+///
+/// A batch is read and checked on the ``RunPool``'s threads, a recorder's one at a time, and
+/// the connection stops reading while ``maximumWaiting`` bytes of its batches wait to be
+/// handled: a recorder that sends faster than the lab stores waits, holding little.
 struct RecordingIngestController {
     let service: RecordingService
     let connections: LiveConnections
+    /// Where batches are read, off the threads that answer requests.
+    let pool: RunPool
     /// Which connection of each recorder is the current one.
     let sessions = RecorderSessions()
 
     /// The largest batch a recorder may send, in bytes.
     static let maximumMessageSize = 4 << 20
+    /// The most bytes of a recorder's batches received and not yet handled: the one being
+    /// handled and the next. More than a batch, so that a batch cut into frames always
+    /// arrives whole.
+    static let maximumWaiting = 2 * maximumMessageSize
 
     func addRoutes(to router: Router<LabRequestContext>) {
         router.ws("api/recordings/:id/ingest") { request, context in
@@ -42,15 +52,23 @@ struct RecordingIngestController {
             }
             context.limitWebSocketFrames(
                 to: Self.maximumMessageSize + (64 << 10),
-                perSecond: LabRequestContext.recorderFramesPerSecond
+                perSecond: LabRequestContext.recorderFramesPerSecond,
+                waiting: Self.maximumWaiting
             )
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let recorder = Self.recorder(of: context.request),
                 let segment = Self.segment(context.requestContext)
             else { return }
-            try await connections.serve(context.requestContext.remoteHost, outbound: outbound) {
-                try await ingest(segment, recorder: recorder, inbound: inbound, outbound: outbound)
+            let requestContext = context.requestContext
+            try await connections.serve(requestContext.remoteHost, outbound: outbound) {
+                try await ingest(
+                    segment,
+                    recorder: recorder,
+                    inbound: inbound,
+                    outbound: outbound,
+                    took: requestContext.tookWebSocketData
+                )
             }
         }
     }
@@ -84,7 +102,8 @@ struct RecordingIngestController {
         _ segment: String,
         recorder: UUID,
         inbound: WebSocketInboundStream,
-        outbound: WebSocketOutboundWriter
+        outbound: WebSocketOutboundWriter,
+        took: (Int) -> Void
     ) async throws {
         let id: String
         let next: Int
@@ -104,8 +123,11 @@ struct RecordingIngestController {
         defer { sessions.end(key, session) }
         try await outbound.write(.text(Self.reply(.stored(recording: id, next: next))))
         var message = ByteBuffer()
+        /// The payload of the frames read, in all.
+        var read = 0
         do {
             for try await frame in inbound {
+                read += frame.data.readableBytes
                 if frame.opcode == .continuation {
                     var data = frame.data
                     message.writeBuffer(&data)
@@ -131,6 +153,7 @@ struct RecordingIngestController {
                 }
                 let reply = await handle(Data(message.readableBytesView), id: id, recorder: recorder)
                 message = ByteBuffer()
+                took(read)
                 try await outbound.write(.text(Self.reply(reply)))
                 if case .invalid(let problem) = reply, problem.code == "notFound" {
                     try await outbound.close(.normalClosure, reason: "The recording was deleted.")
@@ -148,7 +171,7 @@ struct RecordingIngestController {
 
     private func handle(_ data: Data, id: String, recorder: UUID) async -> RecordingIngestReply {
         let batch: RecordingIngestBatch
-        switch Self.read(data) {
+        switch await pool.runQueued({ Self.read(data) }) {
         case .batch(let read): batch = read
         case .refused(let problem): return .invalid(problem)
         }
@@ -181,7 +204,7 @@ struct RecordingIngestController {
         }
     }
 
-    enum Reading {
+    enum Reading: Sendable {
         case batch(RecordingIngestBatch)
         case refused(LabProblem)
     }

@@ -45,9 +45,25 @@ extension RecordingService {
         }
     }
 
-    /// The recording, its lanes named in `names` (all when nil or empty) and their events.
+    /// The recording, its lanes named in `names` (all when nil or empty) and their events; `503
+    /// busy` when as many replays as the lab makes at once are under way.
     func replay(
         of names: [String]?,
+        in id: String
+    ) async throws -> (recording: RecordingSummary, lanes: [String], events: [RecordedLaneEvent]) {
+        try await replays.run(refusing: Self.busy) { try await read(names, in: id) }
+    }
+
+    /// `503 busy`: the lab is replaying as many recordings as it does at once.
+    static let busy = LabError(
+        status: .serviceUnavailable,
+        code: "busy",
+        message: "The lab is replaying as many recordings as it can at once; try again in a second.",
+        headers: [.retryAfter: "1"]
+    )
+
+    private func read(
+        _ names: [String]?,
         in id: String
     ) async throws -> (recording: RecordingSummary, lanes: [String], events: [RecordedLaneEvent]) {
         let recording = try await store.recording(id)

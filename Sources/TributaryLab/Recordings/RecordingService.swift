@@ -11,6 +11,15 @@ struct RecordingService: Sendable {
     let hub: RecordingHub
     /// The most events a recording holds.
     let cap: Int
+    /// The replays under way (``replay(of:in:)``).
+    let replays: Admission
+
+    init(store: any RecordingStore, hub: RecordingHub, cap: Int, replaysAtOnce: Int = 2) {
+        self.store = store
+        self.hub = hub
+        self.cap = cap
+        replays = Admission(most: replaysAtOnce)
+    }
 
     /// How many events a live viewer's snapshot holds at the most, newest first; fewer when
     /// they would take more than half of the viewer's buffer.

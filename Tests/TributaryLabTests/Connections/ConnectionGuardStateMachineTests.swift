@@ -78,6 +78,9 @@ import Testing
         }
         #expect(code == 1009)
         #expect(machine.read(ByteBuffer(repeating: 0x61, count: 10)) == .drop)
+        // What still comes is dropped, up to a limit past which the connection is closed.
+        #expect(machine.read(ByteBuffer(repeating: 0x61, count: Machine.mostLingered - 10)) == .drop)
+        #expect(machine.read(ByteBuffer(repeating: 0x61, count: 1)) == .close)
 
         var unmasked = Machine(hasRoom: true)
         _ = unmasked.read(ByteBuffer(string: "GET /api/pulse HTTP/1.1\r\n\r\n"))
@@ -88,6 +91,29 @@ import Testing
             return
         }
         #expect(unmaskedCode == 1002)
+    }
+
+    /// A route that says what it takes stops the connection's reading while as many bytes of
+    /// data frames wait for it as it allows, until it has taken some.
+    @Test func stopsReadingWhileTheRoutesFramesWait() {
+        var machine = Machine(hasRoom: true)
+        _ = machine.read(ByteBuffer(string: "GET /api/recordings/r/ingest HTTP/1.1\r\n\r\n"))
+        let limit = WebSocketFrames.Limit(bytes: 1_000, perSecond: 1_000_000, waiting: 1_500)
+        #expect(machine.limitFrames(to: limit) == .forward(holding: 0, headArrived: false))
+        var frame = Self.frameHeader(length: 800)
+        frame.writeRepeatingByte(0x61, count: 800)
+        #expect(machine.read(frame) == .forward(holding: 800, headArrived: false))
+        #expect(!machine.isFull)
+        #expect(machine.read(frame) == .forward(holding: 1_600, headArrived: false))
+        #expect(machine.isFull)
+        #expect(machine.took(800) == .forward(holding: 800, headArrived: false))
+        #expect(!machine.isFull)
+        #expect(machine.took(1_600) == .forward(holding: 0, headArrived: false))
+
+        // Before the head, or once closing, what a route says it took changes nothing.
+        var early = Machine(hasRoom: true)
+        #expect(early.took(100) == .drop)
+        #expect(!early.isFull)
     }
 
     /// Frames sent in the head's own packet, before the route has set their limit, are read in

@@ -14,6 +14,23 @@ func batchText(first: Int, _ events: [RecordedLaneEvent], dropped: Int = 0) -> S
     return String(decoding: (try? JSONEncoder().encode(batch)) ?? Data(), as: UTF8.self)
 }
 
+/// Events `numbers` of `lane`, each valued its number, at its number of seconds, with a
+/// structure of 16 KB: 200 of them make a batch of about 3 MB.
+func structuredEvents(_ lane: String, _ numbers: Range<Int>) -> [RecordedLaneEvent] {
+    let structure = "\"" + String(repeating: "x", count: 16_000) + "\""
+    return numbers.map {
+        RecordedLaneEvent(
+            lane: lane,
+            subscription: 1,
+            kind: .value,
+            value: "\($0)",
+            t: Double($0),
+            source: "",
+            structure: structure
+        )
+    }
+}
+
 extension LabConnection {
     /// Where a recorder of `recording` (an id or a name) sends its events.
     func ingest(_ recording: String, recorder: UUID, withToken: Bool = true) -> LiveEndpoint {
@@ -365,21 +382,9 @@ struct RecordingIngestTests {
             let id = try await lab.makeRecording("large values")
             let recorder = LiveViewer(lab.ingest(id, recorder: UUID()))
             try await waitUntil { recorder.storedNext == [0] }
-            let structure = "\"" + String(repeating: "x", count: 16_000) + "\""
             let count = 1_200
             for start in stride(from: 0, to: count, by: 200) {
-                let events = (start..<(start + 200)).map {
-                    RecordedLaneEvent(
-                        lane: "state",
-                        subscription: 1,
-                        kind: .value,
-                        value: "\($0)",
-                        t: Double($0),
-                        source: "",
-                        structure: structure
-                    )
-                }
-                recorder.send(batchText(first: start, events))
+                recorder.send(batchText(first: start, structuredEvents("state", start..<(start + 200))))
                 try await waitUntil { recorder.storedNext.last == start + 200 }
             }
             recorder.close()
@@ -428,6 +433,52 @@ struct RecordingIngestTests {
             let test = try await lab.send(.get, "/api/recordings/\(id)/test.swift?input=a&output=a")
             #expect(test.status == 422 && test.errorCode == "recordingTooLarge")
             recorder.close()
+        }
+    }
+
+    /// Replays past as many as the lab makes at once are answered `503 busy` at once, before
+    /// their events are read; the others are drawn, and once they end a replay is made again.
+    @Test func refusesReplaysPastAsManyAsItMakesAtOnce() async throws {
+        var configuration = LabConfiguration()
+        configuration.runs.replays = 1
+        try await withLab(configuration: configuration) { lab in
+            let id = try await lab.makeRecording("replayed at once")
+            let recorder = LiveViewer(lab.ingest(id, recorder: UUID()))
+            try await waitUntil { recorder.storedNext == [0] }
+            let (batches, size) = (4, 1_500)
+            for batch in 0..<batches {
+                let events = (0..<size).map {
+                    RecordedLaneEvent(
+                        lane: "a",
+                        subscription: 1,
+                        kind: .value,
+                        value: "\(batch * size + $0)",
+                        t: Double(batch * size + $0) / 1_000,
+                        source: ""
+                    )
+                }
+                recorder.send(batchText(first: batch * size, events))
+            }
+            try await waitUntil { recorder.storedNext.last == batches * size }
+            recorder.close()
+            let path = "/api/recordings/\(id)/diagram.svg"
+            // A round whose replays all ended before the next began refuses none: tried again.
+            var refused: [LabConnection.Answer] = []
+            for _ in 0..<3 where refused.isEmpty {
+                let answers = try await withThrowingTaskGroup(of: LabConnection.Answer.self) { group in
+                    for _ in 0..<8 { group.addTask { try await lab.send(.get, path) } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(
+                    answers.allSatisfy { $0.status == 200 || $0.status == 503 },
+                    "\(answers.map { "\($0.status) \($0.text.prefix(200))" })"
+                )
+                refused = answers.filter { $0.status == 503 }
+                #expect(answers.contains { $0.status == 200 })
+            }
+            #expect(!refused.isEmpty)
+            #expect(refused.allSatisfy { $0.errorCode == "busy" && $0.headers[.retryAfter] == "1" })
+            #expect(try await lab.send(.get, path).status == 200)
         }
     }
 
@@ -490,6 +541,31 @@ struct RecordingIngestTests {
             let id = try #require(full["recording"] as? String)
             #expect((try await lab.send(.get, "/api/recordings/\(id)").json["events"] as? [Any])?.count == 4)
             recorder.close()
+        }
+    }
+
+    /// Batches sent faster than the lab stores them, whole or cut into frames, are each stored
+    /// once and in order: the connection stops reading while two batches' bytes wait, and reads
+    /// on as they are handled, never waiting for the rest of a batch it has stopped reading.
+    @Test func storesBatchesSentFasterThanTheyAreHandled() async throws {
+        try await withLab { lab in
+            let id = try await lab.makeRecording("fast")
+            let (batches, size) = (6, 200)
+            for (lane, frameSize) in [("whole", 8 << 20), ("cut", 1 << 20)] {
+                let recorder = LiveViewer(lab.ingest(id, recorder: UUID()), maxFrameSize: frameSize)
+                try await waitUntil { recorder.storedNext == [0] }
+                for start in stride(from: 0, to: batches * size, by: size) {
+                    recorder.send(batchText(first: start, structuredEvents(lane, start..<(start + size))))
+                }
+                try await waitUntil { recorder.storedNext.count == batches + 1 }
+                #expect(recorder.storedNext == Array(stride(from: 0, through: batches * size, by: size)))
+                recorder.close()
+            }
+            let recording = try await lab.send(.get, "/api/recordings")
+            let listed = (recording.json["recordings"] as? [[String: Any]])?.first {
+                $0["id"] as? String == id
+            }
+            #expect(listed?["events"] as? Int == 2 * batches * size)
         }
     }
 
