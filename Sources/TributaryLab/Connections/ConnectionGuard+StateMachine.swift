@@ -113,8 +113,8 @@ extension ConnectionGuard {
         }
 
         /// Whether the route has as many frames waiting as it may: reading stops until it takes
-        /// some.
-        var isFull: Bool { frames?.isFull ?? false }
+        /// some. Never once the frames are refused, for what still comes is read and dropped.
+        var isFull: Bool { state == .reading && frames?.isFull == true }
 
         /// The route has taken the first `bytes` of the frames' data, in all: what the frames
         /// hold now.

@@ -277,6 +277,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         memory.release(ObjectIdentifier(self))
         guard context.channel.isActive else { return }
         let frame = WebSocketFrames.closeFrame(code: code, reason: reason)
+        if readHeld {
+            readHeld = false
+            context.read()
+        }
         context.writeAndFlush(NIOAny(ByteBuffer(bytes: frame))).assumeIsolated().whenComplete { _ in
             context.close(mode: .output, promise: nil)
             self.timer?.cancel()

@@ -110,6 +110,13 @@ import Testing
         #expect(!machine.isFull)
         #expect(machine.took(1_600) == .forward(holding: 0, headArrived: false))
 
+        // Once its frames are refused, what still comes is read to be dropped.
+        _ = machine.read(frame)
+        _ = machine.read(frame)
+        #expect(machine.isFull)
+        machine.refuseFrames()
+        #expect(!machine.isFull)
+
         // Before the head, or once closing, what a route says it took changes nothing.
         var early = Machine(hasRoom: true)
         #expect(early.took(100) == .drop)
