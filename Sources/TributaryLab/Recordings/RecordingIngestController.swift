@@ -67,7 +67,8 @@ struct RecordingIngestController {
                     recorder: recorder,
                     inbound: inbound,
                     outbound: outbound,
-                    took: requestContext.tookWebSocketData
+                    took: requestContext.tookWebSocketData,
+                    isOpen: { [channel = requestContext.channel] in channel.isActive }
                 )
             }
         }
@@ -103,7 +104,8 @@ struct RecordingIngestController {
         recorder: UUID,
         inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter,
-        took: (Int) -> Void
+        took: (Int) -> Void,
+        isOpen: @escaping @Sendable () -> Bool
     ) async throws {
         let id: String
         let next: Int
@@ -151,7 +153,12 @@ struct RecordingIngestController {
                     )
                     return
                 }
-                let reply = await handle(Data(message.readableBytesView), id: id, recorder: recorder)
+                let reply = await handle(
+                    Data(message.readableBytesView),
+                    id: id,
+                    recorder: recorder,
+                    isOpen: isOpen
+                )
                 message = ByteBuffer()
                 took(read)
                 try await outbound.write(.text(Self.reply(reply)))
@@ -169,9 +176,17 @@ struct RecordingIngestController {
 
     static let tooLarge = "A batch is at most \(maximumMessageSize >> 20) MiB; send smaller ones."
 
-    private func handle(_ data: Data, id: String, recorder: UUID) async -> RecordingIngestReply {
+    /// What the lab answers a batch; one whose connection closed while it waited for a run
+    /// thread is neither read nor stored, for nobody would hear its answer.
+    private func handle(
+        _ data: Data,
+        id: String,
+        recorder: UUID,
+        isOpen: @escaping @Sendable () -> Bool
+    ) async -> RecordingIngestReply {
         let batch: RecordingIngestBatch
-        switch await pool.runQueued({ Self.read(data) }) {
+        let gone = LabProblem(code: "closed", message: "The connection closed before the batch was read.")
+        switch await pool.runQueued({ isOpen() ? Self.read(data) : .refused(gone) }) {
         case .batch(let read): batch = read
         case .refused(let problem): return .invalid(problem)
         }

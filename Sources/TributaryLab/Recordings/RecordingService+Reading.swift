@@ -27,6 +27,10 @@ extension RecordingService {
         try await store.next(id, recorder: recorder)
     }
 
+    /// How many events ``pages(of:_:)`` reads at a time: events of long texts and structures
+    /// take up to about 80 KB each, and a download of 10,000 at a time had held 800 MB.
+    static let pageEvents = 256
+
     /// Reads the recording's first `recording.events` events a page at a time.
     func pages(
         of recording: RecordingSummary,
@@ -37,7 +41,7 @@ extension RecordingService {
             let slice = try await store.events(
                 recording.id,
                 from: next,
-                limit: min(RecordingsController.pageSize, recording.events - next)
+                limit: min(Self.pageEvents, recording.events - next)
             )
             guard !slice.events.isEmpty else { return }
             try await body(slice.events)
@@ -45,14 +49,32 @@ extension RecordingService {
         }
     }
 
-    /// The recording, its lanes named in `names` (all when nil or empty) and their events; `503
-    /// busy` when as many replays as the lab makes at once are under way.
-    func replay(
-        of names: [String]?,
-        in id: String
-    ) async throws -> (recording: RecordingSummary, lanes: [String], events: [RecordedLaneEvent]) {
-        try await replays.run(refusing: Self.busy) { try await read(names, in: id) }
+    /// A recording's lanes and their events, read to be made into a diagram, a document or a
+    /// test.
+    struct Replay: Sendable {
+        var recording: RecordingSummary
+        var lanes: [String]
+        var events: [RecordedLaneEvent]
     }
+
+    /// What `body` makes of the recording's lanes named in `names` (all when nil or empty) and
+    /// their events; `503 busy` when as many replays as the lab makes at once are under way,
+    /// counted until `body` returns, for the events are held until then.
+    func replaying<Value>(
+        _ names: [String]?,
+        in id: String,
+        _ body: (Replay) async throws -> Value
+    ) async throws -> Value {
+        try await replays.run(refusing: Self.busy) { try await body(try await read(names, in: id)) }
+    }
+
+    /// `503 busy`: the lab is writing as many recordings' files as it does at once.
+    static let downloadsBusy = LabError(
+        status: .serviceUnavailable,
+        code: "busy",
+        message: "The lab is writing as many recordings' files as it can at once; try again in a second.",
+        headers: [.retryAfter: "1"]
+    )
 
     /// `503 busy`: the lab is replaying as many recordings as it does at once.
     static let busy = LabError(
@@ -62,10 +84,7 @@ extension RecordingService {
         headers: [.retryAfter: "1"]
     )
 
-    private func read(
-        _ names: [String]?,
-        in id: String
-    ) async throws -> (recording: RecordingSummary, lanes: [String], events: [RecordedLaneEvent]) {
+    private func read(_ names: [String]?, in id: String) async throws -> Replay {
         let recording = try await store.recording(id)
         guard recording.events <= Self.largestReplay else {
             throw Self.tooLargeToReplay(
@@ -80,6 +99,13 @@ extension RecordingService {
                 "These are \(lanes.count) lanes; documents, diagrams and tests are made of at most \(Self.largestReplayLanes). Name the lanes, as ?lanes=a,b."
             )
         }
+        // Counted before they are read: the count of events says nothing of their size.
+        let stored = try await store.eventBytes(id, lanes: Set(lanes))
+        guard stored <= Self.largestReplayBytes else {
+            throw Self.tooLargeToReplay(
+                "The lanes' events take \(stored) bytes; documents, diagrams and tests are made of at most \(Self.largestReplayBytes). Choose fewer lanes."
+            )
+        }
         let events = try await store.events(id, lanes: Set(lanes))
         let bytes = events.reduce(0) { $0 + ($1.value?.utf8.count ?? 0) + ($1.error?.utf8.count ?? 0) }
         guard bytes <= Self.largestReplayText else {
@@ -87,7 +113,7 @@ extension RecordingService {
                 "The lanes' values take \(bytes) bytes; documents, diagrams and tests are made of at most \(Self.largestReplayText). Choose fewer lanes."
             )
         }
-        return (recording, lanes, events)
+        return Replay(recording: recording, lanes: lanes, events: events)
     }
 
     /// `422 recordingTooLarge`: what was asked is more than a document, a diagram or a test is
@@ -101,6 +127,9 @@ extension RecordingService {
     /// The most lanes turned into one: a diagram of more is of no use to read, and each lane is
     /// a stream of the document made of them.
     static let largestReplayLanes = 256
+    /// The most bytes the lanes' events take as they are kept, read or not: lanes and sources,
+    /// values, errors and structures.
+    static let largestReplayBytes = 32 << 20
     /// The most bytes of values and errors in the lanes turned into one.
     static let largestReplayText = 1 << 20
 

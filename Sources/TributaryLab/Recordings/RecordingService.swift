@@ -11,8 +11,10 @@ struct RecordingService: Sendable {
     let hub: RecordingHub
     /// The most events a recording holds.
     let cap: Int
-    /// The replays under way (``replay(of:in:)``).
+    /// The replays under way (``replaying(_:in:_:)``).
     let replays: Admission
+    /// The downloads being written: each holds a page of events at a time.
+    let downloads = Admission(most: 4)
 
     init(store: any RecordingStore, hub: RecordingHub, cap: Int, replaysAtOnce: Int = 2) {
         self.store = store

@@ -68,6 +68,8 @@ extension RecordingsController {
     ) async throws -> Response {
         let service = service
         let recording = try await service.recording(try Self.id(context))
+        // Held until the file is written, or until the answer is let go unwritten.
+        guard let ticket = service.downloads.enter() else { throw RecordingService.downloadsBusy }
         return Response(
             status: .ok,
             headers: [
@@ -84,6 +86,7 @@ extension RecordingsController {
                 }
                 try await writer.write(ByteBuffer(bytes: end()))
                 try await writer.finish(nil)
+                withExtendedLifetime(ticket) {}
             }
         )
     }

@@ -147,26 +147,28 @@ struct RecordingsController {
         )
         guard !body.lanes.isEmpty else { throw refusal }
         _ = try Self.checked(frame: body.frame)
-        let recorded = try await service.replay(of: body.lanes, in: id)
-        let (document, size) = try await pool.execute { () throws(LabError) in
-            do throws(StreamError) {
-                let document = try RecordingDocument.make(
-                    name: recorded.recording.name,
-                    lanes: recorded.lanes,
-                    of: recorded.events,
-                    frame: body.frame
-                )
-                return (document, (try? document.encoded().count) ?? Int.max)
-            } catch {
-                throw LabError.invalidDocument(error)
+        let (name, document, size) = try await service.replaying(body.lanes, in: id) { recorded in
+            let (document, size) = try await pool.execute { () throws(LabError) in
+                do throws(StreamError) {
+                    let document = try RecordingDocument.make(
+                        name: recorded.recording.name,
+                        lanes: recorded.lanes,
+                        of: recorded.events,
+                        frame: body.frame
+                    )
+                    return (document, (try? document.encoded().count) ?? Int.max)
+                } catch {
+                    throw LabError.invalidDocument(error)
+                }
             }
+            return (recorded.recording.name, document, size)
         }
         guard size <= maximumBodySize else {
             throw RecordingService.tooLargeToReplay(
                 "The lanes make a document of \(size) bytes, and a document is at most \(maximumBodySize). Choose fewer lanes."
             )
         }
-        let created = try await documents.create(document, author: "recording \(recorded.recording.name)")
+        let created = try await documents.create(document, author: "recording \(name)")
         return Self.created(created.id.description, at: "/api/streams/\(created.id)")
     }
 
@@ -180,22 +182,23 @@ struct RecordingsController {
             throw LabError.badRequest("badRequest", "Name the lanes, as ?input=a&output=b.")
         }
         let frame = try Self.frame(query["frame"].map(String.init)) ?? 0.1
-        let recorded = try await service.replay(of: [input, output], in: id)
-        let source = try await pool.execute { () throws(LabError) in
-            do throws(StreamError) {
-                return try RecordingTestSource.make(
-                    recording: recorded.recording,
-                    input: input,
-                    output: output,
-                    events: recorded.events,
-                    frame: frame
-                )
-            } catch {
-                throw LabError(
-                    status: .unprocessableContent,
-                    code: "notMarbles",
-                    message: "These lanes cannot be written as marbles: \(error)"
-                )
+        let source = try await service.replaying([input, output], in: id) { recorded in
+            try await pool.execute { () throws(LabError) in
+                do throws(StreamError) {
+                    return try RecordingTestSource.make(
+                        recording: recorded.recording,
+                        input: input,
+                        output: output,
+                        events: recorded.events,
+                        frame: frame
+                    )
+                } catch {
+                    throw LabError(
+                        status: .unprocessableContent,
+                        code: "notMarbles",
+                        message: "These lanes cannot be written as marbles: \(error)"
+                    )
+                }
             }
         }
         return Response(

@@ -2,7 +2,7 @@ import Tributary
 
 /// How much work of one kind is under way, and a refusal past a number: for work that reads
 /// much before it reaches the ``RunPool``, such as a recording replayed into a document, which
-/// reads up to 100,000 events first.
+/// reads its events first, or written as it is read, such as a recording's download.
 final class Admission: Sendable {
     /// The most under way at once.
     let most: Int
@@ -12,15 +12,33 @@ final class Admission: Sendable {
         self.most = max(1, most)
     }
 
-    /// What `body` returns, once admitted; `refusal` at once when `most` are under way.
-    func run<Value>(refusing refusal: LabError, _ body: () async throws -> Value) async throws -> Value {
+    /// A place among those under way, given back once it is let go: held by work that outlives
+    /// the call that admitted it, such as a download written after its answer's head, whether
+    /// or not it is ever written.
+    final class Ticket: Sendable {
+        private let admission: Admission
+
+        fileprivate init(_ admission: Admission) {
+            self.admission = admission
+        }
+
+        deinit { admission.underWay.withLock { $0 -= 1 } }
+    }
+
+    /// A place, or nil when `most` are under way.
+    func enter() -> Ticket? {
         let admitted = underWay.withLock { count in
             guard count < most else { return false }
             count += 1
             return true
         }
-        guard admitted else { throw refusal }
-        defer { underWay.withLock { $0 -= 1 } }
+        return admitted ? Ticket(self) : nil
+    }
+
+    /// What `body` returns, once admitted; `refusal` at once when `most` are under way.
+    func run<Value>(refusing refusal: LabError, _ body: () async throws -> Value) async throws -> Value {
+        guard let ticket = enter() else { throw refusal }
+        defer { withExtendedLifetime(ticket) {} }
         return try await body()
     }
 }

@@ -175,21 +175,22 @@ struct RunsController {
         let query = request.uri.queryParameters
         let frame = try RecordingsController.frame(query["frame"].map(String.init))
         let named = query["lanes"].map { $0.split(separator: ",").map(String.init) }
-        let recorded = try await recordings.replay(of: named, in: id)
-        // Made on the run threads, as the run and the drawing are: it reads every event.
-        let document = try await pool.execute { () throws(LabError) -> StreamDocument in
-            do throws(StreamError) {
-                return try RecordingDocument.make(
-                    name: recorded.recording.name,
-                    lanes: recorded.lanes,
-                    of: recorded.events,
-                    frame: frame
-                )
-            } catch {
-                throw LabError.invalidDocument(error)
+        return try await recordings.replaying(named, in: id) { recorded in
+            // Made on the run threads, as the run and the drawing are: it reads every event.
+            let document = try await pool.execute { () throws(LabError) -> StreamDocument in
+                do throws(StreamError) {
+                    return try RecordingDocument.make(
+                        name: recorded.recording.name,
+                        lanes: recorded.lanes,
+                        of: recorded.events,
+                        frame: frame
+                    )
+                } catch {
+                    throw LabError.invalidDocument(error)
+                }
             }
+            return try await svg(document, title: recorded.recording.name)
         }
-        return try await svg(document, title: recorded.recording.name)
     }
 
     @Sendable func marbles(_ request: Request, context: LabRequestContext) async throws -> Response {

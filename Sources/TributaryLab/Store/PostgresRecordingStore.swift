@@ -121,6 +121,18 @@ public struct PostgresRecordingStore: SharedRecordingStore, RecordingTables {
         )
     }
 
+    func bodyBytes(_ id: String, lanes: [String]) async throws(RecordingStoreError) -> Int? {
+        try await transaction { connection, logger -> Int? in
+            guard try await !connection.values(Self.byID(id), logger, RecordingSummary.init(row:)).isEmpty
+            else { return nil }
+            let query: PostgresQuery = """
+                SELECT COALESCE(SUM(octet_length(body)), 0)::bigint FROM lab_recording_events
+                WHERE recording_id = \(id) AND lane = ANY(\(lanes)::text[])
+                """
+            return try await connection.values(query, logger) { try $0.decode(Int.self) }.first ?? 0
+        }
+    }
+
     func laneNames(_ id: String) async throws(RecordingStoreError) -> [String]? {
         try await strings(
             ifRecording: id,

@@ -88,6 +88,9 @@ public protocol RecordingStore: Sendable {
     func latestEvents(_ id: String, limit: Int) async throws(RecordingStoreError) -> RecordingSlice
     /// Every event of the named lanes, in order.
     func events(_ id: String, lanes: Set<String>) async throws(RecordingStoreError) -> [RecordedLaneEvent]
+    /// The bytes the events of the named lanes take as they are kept, counted without reading
+    /// them: what reading them all would hold.
+    func eventBytes(_ id: String, lanes: Set<String>) async throws(RecordingStoreError) -> Int
     /// The names of the recording's lanes, sorted.
     func lanes(_ id: String) async throws(RecordingStoreError) -> [String]
     /// The recorder's own number of its first event the recording does not hold yet; 0 for a

@@ -24,6 +24,9 @@ protocol RecordingTables: RecordingStore {
     /// The bodies of the recording's events in `lanes`, in order; nil when there is no such
     /// recording.
     func bodies(_ id: String, lanes: [String]) async throws(RecordingStoreError) -> [String]?
+    /// The bytes of the bodies of the recording's events in `lanes`; nil when there is no such
+    /// recording.
+    func bodyBytes(_ id: String, lanes: [String]) async throws(RecordingStoreError) -> Int?
     /// The recording's lane names, sorted; nil when there is no such recording.
     func laneNames(_ id: String) async throws(RecordingStoreError) -> [String]?
     /// The recording's next event from `recorder`, nil when the recording holds none of its
@@ -79,6 +82,11 @@ extension RecordingTables {
     ) async throws(RecordingStoreError) -> [RecordedLaneEvent] {
         guard let bodies = try await bodies(id, lanes: Array(lanes)) else { throw .notFound(id: id) }
         return try Self.events(bodies)
+    }
+
+    public func eventBytes(_ id: String, lanes: Set<String>) async throws(RecordingStoreError) -> Int {
+        guard let bytes = try await bodyBytes(id, lanes: Array(lanes)) else { throw .notFound(id: id) }
+        return bytes
     }
 
     public func lanes(_ id: String) async throws(RecordingStoreError) -> [String] {

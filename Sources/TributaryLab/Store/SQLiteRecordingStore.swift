@@ -107,6 +107,21 @@ public struct SQLiteRecordingStore: RecordingTables, PooledStore {
         }
     }
 
+    func bodyBytes(_ id: String, lanes: [String]) async throws(RecordingStoreError) -> Int? {
+        try await read { db -> Int? in
+            guard try Self.summary(db, where: "id = ?", id) != nil else { return nil }
+            guard !lanes.isEmpty else { return 0 }
+            return try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COALESCE(SUM(length(CAST(body AS BLOB))), 0) FROM recording_events
+                    WHERE recording_id = ? AND lane IN (\(databaseQuestionMarks(count: lanes.count)))
+                    """,
+                arguments: StatementArguments([id] + lanes)
+            ) ?? 0
+        }
+    }
+
     func laneNames(_ id: String) async throws(RecordingStoreError) -> [String]? {
         try await read { db -> [String]? in
             guard try Self.summary(db, where: "id = ?", id) != nil else { return nil }

@@ -566,6 +566,11 @@ struct RecordingIngestTests {
                 $0["id"] as? String == id
             }
             #expect(listed?["events"] as? Int == 2 * batches * size)
+            // 38 MB of events, far fewer than the most a replay takes, are refused by their
+            // bytes before they are read.
+            let drawn = try await lab.send(.get, "/api/recordings/\(id)/diagram.svg")
+            #expect(drawn.status == 422 && drawn.errorCode == "recordingTooLarge")
+            #expect(drawn.text.contains("bytes"))
         }
     }
 

@@ -70,6 +70,15 @@ struct RecordingStoreTests {
                 let latest = try await store.latestEvents(id, limit: 2)
                 #expect(latest.first == 3 && latest.events.map(\.value) == ["3", "4"])
                 #expect(try await store.events(id, lanes: ["results"]).map(\.value) == ["3", "4"])
+                // Each event is kept as its JSON, of at least 60 bytes; the lanes' bytes add up.
+                let results = try await store.eventBytes(id, lanes: ["results"])
+                let search = try await store.eventBytes(id, lanes: ["search"])
+                #expect(results >= 2 * 60 && search >= 3 * 60)
+                #expect(try await store.eventBytes(id, lanes: ["results", "search"]) == results + search)
+                #expect(try await store.eventBytes(id, lanes: []) == 0)
+                await #expect(throws: RecordingStoreError.self) {
+                    try await store.eventBytes("AAAAAAAAAAAAAAAAAAAAAA", lanes: ["results"])
+                }
                 #expect(try await store.lanes(id) == ["results", "search"])
                 #expect(try await store.next(id, recorder: recorder) == 5)
                 #expect(try await store.next(id, recorder: UUID()) == 0)
