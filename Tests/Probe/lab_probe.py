@@ -231,6 +231,24 @@ def probe(binary):
         check("the lab is alive", lab.alive())
         for s in hoarders:
             s.close()
+        s = upgrade(lab.port, f"/api/streams/{document}/live")
+        s.settimeout(1)
+        for _ in range(40):
+            s.send(frame('{"type":"resume","version":0}'))
+        received = b""
+        ends = time.monotonic() + 3
+        while time.monotonic() < ends:
+            try:
+                chunk = s.recv(1 << 20)
+            except socket.timeout:
+                continue
+            if not chunk:
+                break
+            received += chunk
+        s.close()
+        snapshots = received.count(b'"type":"snapshot"')
+        check("a viewer asking 40 times at once for a 900 KB document is sent it twice at most", snapshots <= 2,
+              f"{snapshots} snapshots")
 
         print("heads that cannot be read")
         big = b"X-Big: " + b"a" * 90_000 + b"\r\n"

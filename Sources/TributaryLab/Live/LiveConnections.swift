@@ -100,6 +100,8 @@ final class Outbox: Sendable {
         /// Whether the viewer broke a rule of the protocol, and the WebSocket layer closes the
         /// connection with the code that says which.
         var broke = false
+        /// When the viewer was last sent a snapshot again at its asking.
+        var resentAt: ContinuousClock.Instant?
     }
 
     private struct Message: Sendable {
@@ -150,6 +152,20 @@ final class Outbox: Sendable {
 
     /// Whether a snapshot is waiting to be written: one is enough for a viewer behind.
     var hasSnapshotWaiting: Bool { state.withLock { $0.snapshots > 0 } }
+
+    /// The least time between two snapshots sent again at the viewer's asking.
+    static let resendGap = Duration.seconds(1)
+
+    /// Whether the viewer may be sent a snapshot again at its asking, `now`; if so, `now` is
+    /// when it last was. Once every ``resendGap`` at most: a viewer that reads as fast as it
+    /// can had been sent a 900 KB document forty times a second for a resume of a few bytes.
+    func mayResend(at now: ContinuousClock.Instant) -> Bool {
+        state.withLock { state in
+            if let last = state.resentAt, now - last < Self.resendGap { return false }
+            state.resentAt = now
+            return true
+        }
+    }
 
     /// Whether the viewer fell so far behind that it was dropped.
     var overflowed: Bool { state.withLock { $0.overflowed } }

@@ -121,7 +121,8 @@ struct LiveController {
 
     /// What the viewer is answered, if anything: a save goes to every viewer as `saved`, or to
     /// the sender alone as `conflict` or `invalid`; a resume from behind gets the snapshot it
-    /// missed, unless one is on its way already.
+    /// missed, unless one is on its way already or it was sent one again less than
+    /// ``Outbox/resendGap`` ago (a later version reaches it as every viewer's does).
     private func handle(
         _ text: String,
         from id: DocumentID,
@@ -154,7 +155,9 @@ struct LiveController {
         case .resume(let version):
             guard !outbox.hasSnapshotWaiting else { return nil }
             do throws(DocumentStoreError) {
-                guard try await service.latestVersion(id) > version else { return nil }
+                guard try await service.latestVersion(id) > version, outbox.mayResend(at: .now) else {
+                    return nil
+                }
                 try await showLatest(of: id, to: viewer, again: true)
                 return nil
             } catch {

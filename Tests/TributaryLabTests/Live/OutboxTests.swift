@@ -24,6 +24,17 @@ import Testing
         #expect(!outbox.deliver(ByteBuffer(repeating: 0x61, count: 200), isReply: true))
     }
 
+    /// A snapshot is sent again at the viewer's asking once a gap at most.
+    @Test func resendsASnapshotOnceAGap() {
+        let outbox = Outbox(limit: 1_000)
+        let start = ContinuousClock.now
+        #expect(outbox.mayResend(at: start))
+        #expect(!outbox.mayResend(at: start + .milliseconds(10)))
+        #expect(!outbox.mayResend(at: start + Outbox.resendGap - .milliseconds(1)))
+        #expect(outbox.mayResend(at: start + Outbox.resendGap))
+        #expect(!outbox.mayResend(at: start + Outbox.resendGap + .milliseconds(500)))
+    }
+
     /// An echoed text is cut to its bytes, at a character, however many marks a character has.
     @Test func anEchoIsCutInBytesAtACharacter() {
         let heavy = String(repeating: "a" + String(repeating: "\u{301}", count: 31), count: 64)
