@@ -272,8 +272,7 @@ public struct LabServer: Sendable {
         )
         .addRoutes(to: router)
         if let recordings {
-            RecordingIngestController(service: recordings, connections: connections, pool: service.pool)
-                .addRoutes(to: router)
+            RecordingIngestController(service: recordings, connections: connections).addRoutes(to: router)
             RecordingLiveController(
                 service: recordings,
                 connections: connections,

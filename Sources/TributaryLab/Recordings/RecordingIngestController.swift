@@ -18,14 +18,16 @@ import TributaryStreams
 /// answered `full`. A message larger than ``maximumMessageSize`` ends the connection with
 /// 1009 (message too big). It needs the token or the session.
 ///
-/// A batch is read and checked on the ``RunPool``'s threads, a recorder's one at a time, and
-/// the connection stops reading while ``maximumWaiting`` bytes of its batches wait to be
-/// handled: a recorder that sends faster than the lab stores waits, holding little.
+/// A batch is read and checked on a thread of the recorders' own (``readers``), a recorder's
+/// one at a time, and the connection stops reading while ``maximumWaiting`` bytes of its
+/// batches wait to be handled: a recorder that sends faster than the lab stores waits, holding
+/// little, and recorders together take at most one core from the runs and the requests.
 struct RecordingIngestController {
     let service: RecordingService
     let connections: LiveConnections
-    /// Where batches are read, off the threads that answer requests.
-    let pool: RunPool
+    /// Where batches are read: one thread, off those that answer requests and those that run
+    /// documents. Its queue is bounded by the connections, each waiting for one batch at most.
+    let readers = RunPool(workers: 1, queueLength: .max)
     /// Which connection of each recorder is the current one.
     let sessions = RecorderSessions()
 
@@ -186,7 +188,8 @@ struct RecordingIngestController {
     ) async -> RecordingIngestReply {
         let batch: RecordingIngestBatch
         let gone = LabProblem(code: "closed", message: "The connection closed before the batch was read.")
-        switch await pool.runQueued({ isOpen() ? Self.read(data) : .refused(gone) }) {
+        let reading = try? await readers.run { isOpen() ? Self.read(data) : .refused(gone) }
+        switch reading ?? .refused(gone) {
         case .batch(let read): batch = read
         case .refused(let problem): return .invalid(problem)
         }

@@ -34,16 +34,6 @@ final class RunPool: Sendable {
         }
     }
 
-    /// What `body` returns, run on one of the pool's threads behind every job waiting, however
-    /// many: for work whose callers bound themselves, as a recorder's connection sends one
-    /// batch at a time. Run where it is called once the pool is released.
-    func runQueued<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            let admitted = jobs.add(bounded: false) { continuation.resume(returning: body()) }
-            if !admitted { continuation.resume(returning: body()) }
-        }
-    }
-
     /// What `body` returns or throws, run on one of the pool's threads; `503 busy` with
     /// `Retry-After` when too many runs wait already.
     func execute<Value: Sendable>(
@@ -76,12 +66,10 @@ final class RunPool: Sendable {
 
         init(queueLength: Int) { self.queueLength = queueLength }
 
-        /// Queues `job`, unless the pool is stopped or, when `bounded`, has as many waiting as
-        /// it takes.
-        func add(bounded: Bool = true, _ job: @escaping @Sendable () -> Void) -> Bool {
+        func add(_ job: @escaping @Sendable () -> Void) -> Bool {
             condition.lock()
             defer { condition.unlock() }
-            guard !isStopped, !bounded || jobs.count < queueLength else { return false }
+            guard !isStopped, jobs.count < queueLength else { return false }
             jobs.append(job)
             condition.signal()
             return true
