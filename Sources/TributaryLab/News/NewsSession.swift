@@ -31,9 +31,13 @@ final class NewsSession {
     private var loading: ArticlesViewModel.PageRequest?
     private var shownQuery = ""
     private var lastSent: [String: String] = [:]
+    /// The `seq` of the latest input received, and of the latest the models have read, which
+    /// the states sent carry: a state pushed between the two shows what came before it.
     private var articlesInput = 0
+    private var articlesApplied = 0
     private var offered = false
     private var sourcesInput = 0
+    private var sourcesApplied = 0
 
     init(news: LabNews, send: @escaping @Sendable (String) -> Void) {
         self.news = news
@@ -102,7 +106,11 @@ final class NewsSession {
             Self.set(\.country, of: model, to: country)
             Self.set(\.category, of: model, to: category)
             Self.set(\.searchText, of: model, to: message.searchText ?? "")
-            afterModelsReact { $0.pushSources() }
+            let seq = sourcesInput
+            afterModelsReact {
+                $0.sourcesApplied = seq
+                $0.pushSources()
+            }
         case "refreshSources":
             sources?.refresh()
         default:
@@ -134,7 +142,11 @@ final class NewsSession {
         articles = model
         Self.set(\.feed, of: model, to: feed)
         Self.set(\.searchText, of: model, to: searchText)
-        afterModelsReact { $0.pushArticles() }
+        let seq = articlesInput
+        afterModelsReact {
+            $0.articlesApplied = seq
+            $0.pushArticles()
+        }
     }
 
     /// Reads an RSS or Atom feed, in place of any NewsAPI feed shown so far.
@@ -155,7 +167,11 @@ final class NewsSession {
         feedReader = model
         Self.set(\.url, of: model, to: url)
         Self.set(\.searchText, of: model, to: searchText)
-        afterModelsReact { $0.pushFeed() }
+        let seq = articlesInput
+        afterModelsReact {
+            $0.articlesApplied = seq
+            $0.pushFeed()
+        }
     }
 
     /// `model`, made the list shown: `push` sends its state after each change of what
@@ -274,7 +290,7 @@ final class NewsSession {
         _ more: (inout NewsSocket.Articles) -> Void
     ) {
         var list = NewsSocket.Articles(
-            seq: articlesInput,
+            seq: articlesApplied,
             state: state,
             refreshing: refreshing,
             loadingMore: false,
@@ -301,7 +317,10 @@ final class NewsSession {
                 country: $0.country
             )
         }
-        deliver("sources", NewsSocket.Sources(seq: sourcesInput, state: state, sources: shown, error: error))
+        deliver(
+            "sources",
+            NewsSocket.Sources(seq: sourcesApplied, state: state, sources: shown, error: error)
+        )
     }
 
     /// A model's state as the page shows it, and the alert's message after a failure; a
