@@ -137,7 +137,7 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
         do {
             // The deadline bounds the whole exchange: the client holds the wait for the response
             // head to it, and a timer the reading of the body, however slowly it arrives.
-            let response = try await client.execute(outgoing, deadline: deadline)
+            let response = try await execute(outgoing, method: request.head.method, deadline: deadline)
             let announced = response.headers.first(name: "content-length").flatMap(Int.init)
             if let announced, announced > limit {
                 throw TransportFailure.responseBodyTooLarge(limit: limit)
@@ -201,6 +201,37 @@ public final class AsyncHTTPClientTransport: HTTPTransporting {
             finish(.failure(CancellationError()))
             reader.cancel()
         }
+    }
+
+    /// Executes `outgoing`, sending it again when the connection it went out on is closed
+    /// or reset before any answer and `method` is idempotent: a kept-alive connection the server closed,
+    /// idle, as the request went out. RFC 9112 (section 9.3.1) lets a client send such a request
+    /// again, which AsyncHTTPClient does not; browsers do. The pool may not have seen the close
+    /// yet and hand the same connection back, so the request is sent at most three times.
+    private func execute(
+        _ outgoing: HTTPClientRequest,
+        method: HTTPRequest.Method,
+        deadline: NIODeadline
+    ) async throws -> HTTPClientResponse {
+        var attempts = 1
+        while true {
+            do {
+                return try await client.execute(outgoing, deadline: deadline)
+            } catch  where attempts < 3 && Self.isIdempotent(method) && Self.closedConnection(error) {
+                attempts += 1
+            }
+        }
+    }
+
+    /// Whether `error` says the connection closed under the request: closed in order or reset.
+    private static func closedConnection(_ error: any Error) -> Bool {
+        guard case .connection(let failure) = Self.failure(for: error) else { return false }
+        return (failure as? ConnectionFailure)?.reason == .closed
+    }
+
+    /// Whether sending `method` twice does what sending it once does (RFC 9110, section 9.2.2).
+    static func isIdempotent(_ method: HTTPRequest.Method) -> Bool {
+        [.get, .head, .options, .trace, .put, .delete].contains(method)
     }
 
     private static func head(of response: HTTPClientResponse) -> HTTPResponse {

@@ -1,11 +1,34 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import Testing
 import TributaryAsyncHTTPClient
 import TributaryHTTP
 
 @Suite(.timeLimit(.minutes(5)))
 struct AsyncHTTPClientTransportTests {
+    /// A request on a kept-alive connection the server closes as it arrives is sent again on a
+    /// new connection when sending it twice is harmless (`GET`, `PUT`, `DELETE`), and fails
+    /// otherwise (`POST`): nothing is retried by the client's policy here.
+    @Test func sendsAnIdempotentRequestAgainOnAConnectionClosedAsItWentOut() async throws {
+        for (method, isIdempotent) in [(HTTPRequest.Method.put, true), (.delete, true), (.post, false)] {
+            let transport = AsyncHTTPClientTransport()
+            try await RawServer.closingKeptAliveConnections { url, connections in
+                let client = makeClient(url, transport, retryPolicy: .never)
+                _ = try await client.send(Request<Data>("first"))
+                let second = Request<Data>("second", method: method, body: .data(Data("{}".utf8)))
+                if isIdempotent {
+                    _ = try await client.send(second)
+                    #expect(connections() == 2)
+                } else {
+                    await #expect(throws: (any Error).self) { try await client.send(second) }
+                    #expect(connections() == 1)
+                }
+            }
+            try await transport.shutdown()
+        }
+    }
+
     @Test func leavesABorrowedClientRunning() async throws {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let transport = AsyncHTTPClientTransport(borrowing: client)
