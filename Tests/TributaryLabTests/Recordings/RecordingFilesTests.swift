@@ -333,6 +333,9 @@ struct RecordingFilesTests {
     @Test func answersAFileThatStallsOrGrowsPastTheLimit() async throws {
         var configuration = LabConfiguration()
         configuration.maximumImportBytes = 4_096
+        // The 408 comes after the 10 s stall and the recording's deletion; on a loaded machine
+        // those had taken past the 15 s idle timeout, which closed the connection first.
+        configuration.idleTimeout = .seconds(60)
         try await withLab(configuration: configuration) { lab in
             let id = try await Self.recorded("original", in: lab)
             let lines = try await lab.send(.get, "/api/recordings/\(id)/export").text.split(separator: "\n")
