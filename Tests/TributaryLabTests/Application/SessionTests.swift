@@ -31,7 +31,7 @@ struct SessionTests {
             // AsyncHTTPClient itself, which leaves redirects alone, to see the answer as it is.
             let visit = try await lab.transport.client.execute(
                 HTTPClientRequest(url: lab.base.absoluteString + "/?token=\(lab.token)"),
-                timeout: .seconds(10)
+                timeout: .seconds(120)
             )
             #expect(visit.status.code == 303 && visit.headers.first(name: "location") == "/")
             let cookie = try #require(visit.headers.first(name: "set-cookie"))
@@ -127,7 +127,7 @@ extension LabConnection {
     func session() async throws -> String {
         let visit = try await transport.client.execute(
             HTTPClientRequest(url: base.absoluteString + "/?token=\(token)"),
-            timeout: .seconds(10)
+            timeout: .seconds(120)
         )
         let cookie = try #require(visit.headers.first(name: "set-cookie"))
         return try #require(cookie.split(separator: ";").first.map(String.init))
