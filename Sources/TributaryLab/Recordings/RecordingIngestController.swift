@@ -178,8 +178,8 @@ struct RecordingIngestController {
 
     static let tooLarge = "A batch is at most \(maximumMessageSize >> 20) MiB; send smaller ones."
 
-    /// What the lab answers a batch; one whose connection closed while it waited for a run
-    /// thread is neither read nor stored, for nobody would hear its answer.
+    /// What the lab answers a batch; one whose connection closed while it waited for the
+    /// ``readers`` thread is neither read nor stored, for nobody would hear its answer.
     private func handle(
         _ data: Data,
         id: String,

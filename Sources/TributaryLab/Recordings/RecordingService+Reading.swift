@@ -69,20 +69,10 @@ extension RecordingService {
     }
 
     /// `503 busy`: the lab is writing as many recordings' files as it does at once.
-    static let downloadsBusy = LabError(
-        status: .serviceUnavailable,
-        code: "busy",
-        message: "The lab is writing as many recordings' files as it can at once; try again in a second.",
-        headers: [.retryAfter: "1"]
-    )
+    static let downloadsBusy = LabError.busy("writing as many recordings' files as it can at once")
 
     /// `503 busy`: the lab is replaying as many recordings as it does at once.
-    static let busy = LabError(
-        status: .serviceUnavailable,
-        code: "busy",
-        message: "The lab is replaying as many recordings as it can at once; try again in a second.",
-        headers: [.retryAfter: "1"]
-    )
+    static let busy = LabError.busy("replaying as many recordings as it can at once")
 
     private func read(_ names: [String]?, in id: String) async throws -> Replay {
         let recording = try await store.recording(id)

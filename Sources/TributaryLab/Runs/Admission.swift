@@ -1,4 +1,17 @@
+import HTTPTypes
 import Tributary
+
+extension LabError {
+    /// `503 busy` with `Retry-After: 1`: the lab is `doing` as much of some work as it takes.
+    static func busy(_ doing: String) -> LabError {
+        LabError(
+            status: .serviceUnavailable,
+            code: "busy",
+            message: "The lab is \(doing); try again in a second.",
+            headers: [.retryAfter: "1"]
+        )
+    }
+}
 
 /// How much work of one kind is under way, and a refusal past a number: for work that reads
 /// much before it reaches the ``RunPool``, such as a recording replayed into a document, which

@@ -49,12 +49,7 @@ final class RunPool: Sendable {
     }
 
     /// The answer when the pool, or work bounded like it, has as much as it takes.
-    static let busy = LabError(
-        status: .serviceUnavailable,
-        code: "busy",
-        message: "The lab is running as many documents as it can; try again in a second.",
-        headers: [.retryAfter: "1"]
-    )
+    static let busy = LabError.busy("running as many documents as it can")
 
     /// The waiting runs, which the threads take in order.
     private final class Jobs: @unchecked Sendable {
