@@ -357,7 +357,7 @@ struct WebSocketLimitTests {
             let port = lab.base.port ?? 0
             let writer = try await Self.open("/api/streams/\(id)/live", port: port, token: lab.token)
             writer.send(bytes: WebSocketFramesTests.frame(payload: [0x22, 0xC3, 0x28, 0x22]))
-            let broken = await writer.readBytes(timeout: .seconds(10)) { Self.closeCode(in: $0) != nil }
+            let broken = await writer.readBytes(timeout: .seconds(60)) { Self.closeCode(in: $0) != nil }
             #expect(Self.closeCode(in: broken.bytes) == 1007)
             let viewer = try await Self.open("/api/streams/\(id)/live", port: port, token: nil)
             let half = Array(repeating: UInt8(ascii: "x"), count: 3_000)

@@ -4,7 +4,7 @@ import TributaryTestSupport
 @testable import TributaryLab
 
 /// Work asked for by many at once is done once for all of them, and done again once it is over.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct CoalescedTests {
     struct Refused: Error, Equatable {}
 
